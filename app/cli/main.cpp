@@ -1,0 +1,30 @@
+// apertura-cli: the headless front end. Everything the GUI can do goes through core, so it can be
+// done here too.
+#include <CLI/CLI.hpp>
+#include <exception>
+#include <iostream>
+
+#include "app/cli/info_command.h"
+#include "core/version.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"Apertura: regularized maximum likelihood imaging for radio interferometry",
+               "apertura-cli"};
+  app.set_version_flag("--version", std::string("apertura-cli ") + apertura::kVersion);
+  app.require_subcommand(1);
+
+  apertura::cli::InfoOptions info;
+  auto* info_cmd = app.add_subcommand("info", "Summarise a Measurement Set");
+  info_cmd->add_option("path", info.path, "Measurement Set directory")->required();
+  info_cmd->add_flag("--json", info.json, "Print the summary as JSON");
+
+  CLI11_PARSE(app, argc, argv);
+
+  try {
+    if (*info_cmd) return apertura::cli::runInfo(info);
+  } catch (const std::exception& e) {
+    std::cerr << "apertura-cli: error: " << e.what() << "\n";
+    return 1;
+  }
+  return 2;
+}

@@ -1,0 +1,20 @@
+# Runs CMD (a ;-list), then checks its exit status (EXPECT_RC; "nonzero" accepted) and that
+# stdout+stderr match EXPECT_REGEX. When an argument names ${SHARED_DATA} and that folder is
+# absent, prints SKIPPED: and stops (the test's SKIP_REGULAR_EXPRESSION).
+if(CMD MATCHES "shared/data" AND NOT IS_DIRECTORY "${SHARED_DATA}")
+  message("SKIPPED: ${SHARED_DATA} is absent")
+  return()
+endif()
+execute_process(COMMAND ${CMD} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+set(all "${out}${err}")
+message("${all}")
+if(EXPECT_RC STREQUAL "nonzero")
+  if(rc EQUAL 0)
+    message(FATAL_ERROR "expected a non-zero exit status, got 0")
+  endif()
+elseif(NOT rc STREQUAL "${EXPECT_RC}")
+  message(FATAL_ERROR "expected exit status ${EXPECT_RC}, got ${rc}")
+endif()
+if(EXPECT_REGEX AND NOT all MATCHES "${EXPECT_REGEX}")
+  message(FATAL_ERROR "output does not match: ${EXPECT_REGEX}")
+endif()

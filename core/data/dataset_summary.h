@@ -1,0 +1,71 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace apertura {
+
+struct FieldInfo {
+  int id = 0;
+  std::string name;
+  double ra_rad = 0.0;   // phase centre, frame as stored (usually J2000)
+  double dec_rad = 0.0;
+  std::string frame;     // e.g. "J2000"; empty when the file does not say
+};
+
+struct SpectralWindowInfo {
+  int id = 0;
+  int num_channels = 0;
+  double ref_frequency_hz = 0.0;
+  double first_channel_hz = 0.0;
+  double last_channel_hz = 0.0;
+  double channel_width_hz = 0.0;  // of the first channel; may be negative (descending)
+  double total_bandwidth_hz = 0.0;
+};
+
+struct PolarizationInfo {
+  int id = 0;
+  std::vector<std::string> correlations;  // in file order, e.g. {"XX","YY","XY","YX"}
+};
+
+// What a user wants to know about a data set before imaging it. Filled by the readers; shown by
+// the CLI (`info`) and the GUI's data panel.
+struct DatasetSummary {
+  std::string path;
+  std::string format;  // "MeasurementSet" or "UVFITS"
+  std::string telescope;
+
+  std::uint64_t rows = 0;
+  std::uint64_t autocorrelation_rows = 0;
+  int antennas_listed = 0;  // rows of the antenna table
+  int antennas_used = 0;    // distinct antennas appearing in the data
+
+  std::vector<FieldInfo> fields;
+  std::vector<SpectralWindowInfo> spectral_windows;
+  std::vector<PolarizationInfo> polarizations;
+  std::vector<std::string> columns;  // main-table columns (MS) or random parameters (UVFITS)
+
+  // Flags are counted per visibility cell (row x channel x correlation); FLAG_ROW flags a whole row.
+  std::uint64_t flag_cells_total = 0;
+  std::uint64_t flag_cells_flagged = 0;
+
+  double time_start_mjd_s = 0.0;  // MJD seconds (UTC), as in the MS TIME column
+  double time_end_mjd_s = 0.0;
+
+  // Cross-correlation baselines only; 0 when there are none.
+  double min_baseline_m = 0.0;
+  double max_baseline_m = 0.0;
+
+  // A bounded subsample of (u, v) in metres for coverage plots (cross-correlations only).
+  std::vector<float> uv_sample_m;  // interleaved u0, v0, u1, v1, ...
+
+  double flaggedFraction() const {
+    return flag_cells_total == 0 ? 0.0
+                                 : static_cast<double>(flag_cells_flagged) /
+                                       static_cast<double>(flag_cells_total);
+  }
+  double maxFrequencyHz() const;
+};
+
+}  // namespace apertura

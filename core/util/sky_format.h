@@ -1,0 +1,18 @@
+#pragma once
+
+#include <string>
+
+namespace apertura {
+
+// Sexagesimal strings as astronomers read them: RA "hh:mm:ss.sss" (wrapped into [0, 24h)),
+// Dec "+dd:mm:ss.ss".
+std::string formatRightAscension(double ra_rad);
+std::string formatDeclination(double dec_rad);
+
+// MJD seconds (the MS TIME convention) as an ISO-8601 UTC string with milliseconds.
+std::string formatMjdSeconds(double mjd_s);
+
+// A frequency with a unit that keeps 4-7 significant digits readable ("344.8178 GHz").
+std::string formatFrequency(double hz);
+
+}  // namespace apertura

@@ -1,9 +1,12 @@
 # Runs CMD (a ;-list), then checks its exit status (EXPECT_RC; "nonzero" accepted) and that
-# stdout+stderr match EXPECT_REGEX. When an argument names ${SHARED_DATA} and that folder is
+# stdout+stderr match EXPECT_REGEX, and (optionally) that EXPECT_FILE was written and is non-empty. When an argument names ${SHARED_DATA} and that folder is
 # absent, prints SKIPPED: and stops (the test's SKIP_REGULAR_EXPRESSION).
 if(CMD MATCHES "shared/data" AND NOT IS_DIRECTORY "${SHARED_DATA}")
   message("SKIPPED: ${SHARED_DATA} is absent")
   return()
+endif()
+if(EXPECT_FILE)
+  file(REMOVE "${EXPECT_FILE}")
 endif()
 execute_process(COMMAND ${CMD} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 set(all "${out}${err}")
@@ -17,4 +20,13 @@ elseif(NOT rc STREQUAL "${EXPECT_RC}")
 endif()
 if(EXPECT_REGEX AND NOT all MATCHES "${EXPECT_REGEX}")
   message(FATAL_ERROR "output does not match: ${EXPECT_REGEX}")
+endif()
+if(EXPECT_FILE)
+  if(NOT EXISTS "${EXPECT_FILE}")
+    message(FATAL_ERROR "expected output file ${EXPECT_FILE} was not written")
+  endif()
+  file(SIZE "${EXPECT_FILE}" _size)
+  if(_size EQUAL 0)
+    message(FATAL_ERROR "expected output file ${EXPECT_FILE} is empty")
+  endif()
 endif()

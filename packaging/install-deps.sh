@@ -8,7 +8,7 @@ packages=(
   qt6-base-dev qt6-base-dev-tools qt6-charts-dev libqt6opengl6-dev libgl-dev
   libvtk9-dev libfftw3-dev libeigen3-dev casacore-dev casacore-data casacore-tools
   libcfitsio-dev wcslib-dev nlohmann-json3-dev libcli11-dev libtbb-dev
-  xvfb xauth python3-casacore
+  xvfb xauth python3-casacore clang-format clang-tidy
 )
 
 missing=()

@@ -7,7 +7,9 @@
 #include "app/cli/info_command.h"
 #include "core/version.h"
 
-int main(int argc, char** argv) {
+namespace {
+
+int run(int argc, char** argv) {
   CLI::App app{"Apertura: regularized maximum likelihood imaging for radio interferometry",
                "apertura-cli"};
   app.set_version_flag("--version", std::string("apertura-cli ") + apertura::kVersion);
@@ -20,11 +22,20 @@ int main(int argc, char** argv) {
 
   CLI11_PARSE(app, argc, argv);
 
+  if (*info_cmd)
+    return apertura::cli::runInfo(info);
+  return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
   try {
-    if (*info_cmd) return apertura::cli::runInfo(info);
+    return run(argc, argv);
   } catch (const std::exception& e) {
     std::cerr << "apertura-cli: error: " << e.what() << "\n";
-    return 1;
+  } catch (...) {
+    std::cerr << "apertura-cli: error: unknown exception\n";
   }
-  return 2;
+  return 1;
 }

@@ -23,11 +23,13 @@ GuiOptions parseGuiOptions(const QStringList& arguments) {
 
   GuiOptions options;
   const QStringList positional = parser.positionalArguments();
-  if (!positional.isEmpty()) options.dataset = positional.first();
+  if (!positional.isEmpty())
+    options.dataset = positional.first();
   options.screenshot = parser.value(screenshot);
   bool ok = false;
   const int ms = parser.value(delay).toInt(&ok);
-  if (ok && ms >= 0) options.screenshot_delay_ms = ms;
+  if (ok && ms >= 0)
+    options.screenshot_delay_ms = ms;
   return options;
 }
 

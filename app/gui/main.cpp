@@ -45,7 +45,8 @@ int main(int argc, char** argv) {
                        });
     }
   }
-  if (!options.dataset.isEmpty()) window.openDataset(options.dataset);
+  if (!options.dataset.isEmpty())
+    window.openDataset(options.dataset);
   const int rc = app.exec();
   return exit_code != 0 ? exit_code : rc;
 }

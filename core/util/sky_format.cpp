@@ -17,19 +17,22 @@ void splitSexagesimal(double value, int decimals, long& units, int& minutes, dou
   const double rest = total - static_cast<double>(units) * 3600.0;
   minutes = static_cast<int>(std::floor(rest / 60.0));
   seconds = rest - minutes * 60.0;
-  if (seconds < 0.0) seconds = 0.0;
+  if (seconds < 0.0)
+    seconds = 0.0;
 }
 
 }  // namespace
 
 std::string formatRightAscension(double ra_rad) {
   double hours = std::fmod(ra_rad * 12.0 / kPi, 24.0);
-  if (hours < 0.0) hours += 24.0;
+  if (hours < 0.0)
+    hours += 24.0;
   long h = 0;
   int m = 0;
   double s = 0.0;
   splitSexagesimal(hours, 3, h, m, s);
-  if (h >= 24) h -= 24;
+  if (h >= 24)
+    h -= 24;
   char buf[32];
   std::snprintf(buf, sizeof buf, "%02ld:%02d:%06.3f", h, m, s);
   return buf;

@@ -13,9 +13,13 @@ DatasetLoader::DatasetLoader(QObject* parent) : QObject(parent) {
 }
 
 // The worker holds only copies of its inputs, but waiting keeps casacore from outliving main().
-DatasetLoader::~DatasetLoader() { watcher_.waitForFinished(); }
+DatasetLoader::~DatasetLoader() {
+  watcher_.waitForFinished();
+}
 
-bool DatasetLoader::isBusy() const { return watcher_.isRunning(); }
+bool DatasetLoader::isBusy() const {
+  return watcher_.isRunning();
+}
 
 void DatasetLoader::load(const QString& path) {
   if (isBusy()) {

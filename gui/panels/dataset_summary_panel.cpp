@@ -40,6 +40,8 @@ void DatasetSummaryPanel::clear() {
   body_->setPlainText(tr("Use File > Open data set… to load a Measurement Set."));
 }
 
-QString DatasetSummaryPanel::text() const { return body_->toPlainText(); }
+QString DatasetSummaryPanel::text() const {
+  return body_->toPlainText();
+}
 
 }  // namespace apertura::gui

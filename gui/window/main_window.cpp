@@ -9,6 +9,7 @@
 #include <QProgressBar>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QVBoxLayout>
 
 #include "core/version.h"
 #include "gui/controller/dataset_loader.h"
@@ -27,12 +28,21 @@ MainWindow::MainWindow(QWidget* parent)
   setWindowTitle(tr("Apertura"));
   resize(1200, 720);
 
+  auto* uv_box = new QWidget;
+  auto* uv_layout = new QVBoxLayout(uv_box);
+  uv_layout->setContentsMargins(4, 4, 4, 4);
+  auto* uv_title = new QLabel(tr("uv coverage (metres; conjugates included)"));
+  QFont bold = uv_title->font();
+  bold.setBold(true);
+  uv_title->setFont(bold);
+  uv_layout->addWidget(uv_title);
+  uv_layout->addWidget(uv_view_, 1);
+  uv_view_->setMinimumSize(320, 320);
+
   auto* splitter = new QSplitter(Qt::Horizontal, this);
   splitter->addWidget(summary_panel_);
-  splitter->addWidget(uv_view_);
-  splitter->setStretchFactor(0, 3);
-  splitter->setStretchFactor(1, 2);
-  uv_view_->setMinimumSize(320, 320);
+  splitter->addWidget(uv_box);
+  splitter->setSizes({620, 580});
   uv_view_->setToolTip(tr("uv coverage (metres): drag to rotate, wheel to zoom"));
   setCentralWidget(splitter);
 
@@ -65,10 +75,13 @@ void MainWindow::buildMenus() {
 void MainWindow::chooseDataset() {
   // A Measurement Set is a directory.
   const QString path = QFileDialog::getExistingDirectory(this, tr("Open Measurement Set"));
-  if (!path.isEmpty()) openDataset(path);
+  if (!path.isEmpty())
+    openDataset(path);
 }
 
-void MainWindow::openDataset(const QString& path) { loader_->load(path); }
+void MainWindow::openDataset(const QString& path) {
+  loader_->load(path);
+}
 
 void MainWindow::showAbout() {
   QMessageBox::about(this, tr("About Apertura"),
@@ -86,7 +99,14 @@ void MainWindow::onLoaded(const apertura::DatasetSummary& summary) {
   busy_bar_->hide();
   const QString path = QString::fromStdString(summary.path);
   summary_panel_->showSummary(summary);
-  uv_view_->setUvSample(summary.uv_sample_m);
+  std::vector<double> u, v;
+  u.reserve(summary.uv_sample_m.size() / 2);
+  v.reserve(summary.uv_sample_m.size() / 2);
+  for (std::size_t i = 0; i + 1 < summary.uv_sample_m.size(); i += 2) {
+    u.push_back(summary.uv_sample_m[i]);
+    v.push_back(summary.uv_sample_m[i + 1]);
+  }
+  uv_view_->setUvw(u, v);
   setWindowTitle(tr("Apertura — %1").arg(QFileInfo(path).fileName()));
   status_label_->setText(tr("%1: %2 rows, %3 antennas, %4 field(s), %5 spectral window(s)")
                              .arg(QFileInfo(path).fileName())

@@ -14,7 +14,8 @@ bool saveWindowScreenshot(QWidget& window, const QString& path, QString* error) 
   QSaveFile file(path);
   if (!file.open(QIODevice::WriteOnly) || !pixmap.save(&file, qPrintable(format.toUpper())) ||
       !file.commit()) {
-    if (error) *error = QStringLiteral("%1: could not write screenshot (%2)").arg(path, file.errorString());
+    if (error)
+      *error = QStringLiteral("%1: could not write screenshot (%2)").arg(path, file.errorString());
     return false;
   }
   return true;

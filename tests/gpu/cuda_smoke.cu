@@ -8,7 +8,8 @@
 
 __global__ void axpy(int n, float a, const float* x, float* y) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) y[i] = a * x[i] + y[i];
+  if (i < n)
+    y[i] = a * x[i] + y[i];
 }
 
 int main() {

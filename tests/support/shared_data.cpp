@@ -7,7 +7,8 @@ namespace apertura::testing {
 
 QString sharedDataDir() {
   const QString dir = qEnvironmentVariable("APERTURA_SHARED_DATA");
-  if (dir.isEmpty() || !QFileInfo(dir).isDir()) return {};
+  if (dir.isEmpty() || !QFileInfo(dir).isDir())
+    return {};
   return QDir(dir).absolutePath();
 }
 

@@ -43,7 +43,8 @@ std::string writeTestMs(const std::string& path) {
   ms.spectralWindow().addRow(2);
   for (int s = 0; s < 2; ++s) {
     cc::Vector<double> freq(nchan[s]), width(nchan[s], df[s]);
-    for (int c = 0; c < nchan[s]; ++c) freq(c) = f0[s] + c * df[s];
+    for (int c = 0; c < nchan[s]; ++c)
+      freq(c) = f0[s] + c * df[s];
     cols.spectralWindow().chanFreq().put(s, freq);
     cols.spectralWindow().chanWidth().put(s, width);
     cols.spectralWindow().effectiveBW().put(s, width);
@@ -77,10 +78,10 @@ std::string writeTestMs(const std::string& path) {
     double u, v, w;
   };
   const RowSpec rows[TestMsFacts::kRows] = {
-      {0, 1, 0, 30.0, 0.0, 0.0},   {0, 2, 0, 100.0, 50.0, 10.0}, {1, 2, 0, -80.0, 60.0, 0.0},
+      {0, 1, 0, 30.0, 0.0, 0.0},    {0, 2, 0, 100.0, 50.0, 10.0}, {1, 2, 0, -80.0, 60.0, 0.0},
       {0, 1, 0, 0.0, 300.0, 400.0}, {0, 2, 0, 40.0, -40.0, 20.0}, {1, 2, 0, 200.0, 0.0, 0.0},
-      {0, 1, 1, 35.0, 5.0, 0.0},   {0, 0, 1, 0.0, 0.0, 0.0},     {1, 1, 1, 0.0, 0.0, 0.0},
-      {1, 2, 1, -90.0, 70.0, 0.0}, {0, 2, 1, 120.0, 40.0, 0.0}, {0, 1, 1, 60.0, 80.0, 0.0}};
+      {0, 1, 1, 35.0, 5.0, 0.0},    {0, 0, 1, 0.0, 0.0, 0.0},     {1, 1, 1, 0.0, 0.0, 0.0},
+      {1, 2, 1, -90.0, 70.0, 0.0},  {0, 2, 1, 120.0, 40.0, 0.0},  {0, 1, 1, 60.0, 80.0, 0.0}};
   ms.addRow(TestMsFacts::kRows);
   for (int r = 0; r < TestMsFacts::kRows; ++r) {
     const RowSpec& s = rows[r];

@@ -13,8 +13,8 @@ struct TestMsFacts {
   static constexpr int kAntennasListed = 4;
   static constexpr int kAntennasUsed = 3;
   static constexpr int kCells = 6 * 8 * 2 + 6 * 4 * 2;  // rows on spw 0 and spw 1
-  static constexpr int kFlaggedCells = 8 * 2 + 3;        // one FLAG_ROW row on spw 0 + 3 cells
-  static constexpr double kMaxBaselineM = 500.0;         // |uvw| of the longest baseline
+  static constexpr int kFlaggedCells = 8 * 2 + 3;       // one FLAG_ROW row on spw 0 + 3 cells
+  static constexpr double kMaxBaselineM = 500.0;        // |uvw| of the longest baseline
   static constexpr double kMinBaselineM = 30.0;
 };
 

@@ -1,10 +1,10 @@
 // Summaries of a Measurement Set written by the test itself (known content), and the errors for
 // bad input. Independent of ../shared/data.
-#include <QTemporaryDir>
-#include <QtTest>
 #include <casacore/tables/Tables/ScaColDesc.h>
 #include <casacore/tables/Tables/SetupNewTab.h>
 #include <casacore/tables/Tables/Table.h>
+#include <QTemporaryDir>
+#include <QtTest>
 #include <fstream>
 
 #include "core/data/dataset_summary_json.h"

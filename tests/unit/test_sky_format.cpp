@@ -41,8 +41,7 @@ class TestSkyFormat : public QObject {
              QString("2024-02-29T00:00:00.000"));
   }
   void frequency() {
-    QCOMPARE(QString::fromStdString(formatFrequency(344.8177538281e9)),
-             QString("344.8178 GHz"));
+    QCOMPARE(QString::fromStdString(formatFrequency(344.8177538281e9)), QString("344.8178 GHz"));
     QCOMPARE(QString::fromStdString(formatFrequency(27.384e6)), QString("27.384 MHz"));
     QCOMPARE(QString::fromStdString(formatFrequency(-2e6)), QString("-2 MHz"));
     QCOMPARE(QString::fromStdString(formatFrequency(500.0)), QString("500 Hz"));

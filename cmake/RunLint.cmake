@@ -1,0 +1,36 @@
+# Lint gate run by CTest: clang-format (all C++ sources) and clang-tidy (core/ and app/cli/, using
+# the build's compile_commands.json). Usage:
+#   cmake -DSOURCE_DIR=... -DBUILD_DIR=... -DTOOL=format|tidy -P RunLint.cmake
+file(GLOB_RECURSE _all RELATIVE ${SOURCE_DIR}
+     ${SOURCE_DIR}/core/*.cpp ${SOURCE_DIR}/core/*.h ${SOURCE_DIR}/core/*.cu
+     ${SOURCE_DIR}/gui/*.cpp ${SOURCE_DIR}/gui/*.h ${SOURCE_DIR}/app/*.cpp ${SOURCE_DIR}/app/*.h
+     ${SOURCE_DIR}/plugins/*.cpp ${SOURCE_DIR}/plugins/*.h
+     ${SOURCE_DIR}/tests/*.cpp ${SOURCE_DIR}/tests/*.h ${SOURCE_DIR}/tests/*.cu)
+
+if(TOOL STREQUAL "format")
+  find_program(_fmt NAMES clang-format clang-format-14)
+  if(NOT _fmt)
+    message("SKIPPED: clang-format not installed")
+    return()
+  endif()
+  execute_process(COMMAND ${_fmt} --dry-run -Werror ${_all} WORKING_DIRECTORY ${SOURCE_DIR}
+                  RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "clang-format: files above are not formatted (run clang-format -i)")
+  endif()
+elseif(TOOL STREQUAL "tidy")
+  find_program(_tidy NAMES clang-tidy clang-tidy-14)
+  if(NOT _tidy)
+    message("SKIPPED: clang-tidy not installed")
+    return()
+  endif()
+  set(_units ${_all})
+  list(FILTER _units INCLUDE REGEX "^(core|app/cli)/.*\\.cpp$")
+  execute_process(COMMAND ${_tidy} -p ${BUILD_DIR} --quiet ${_units}
+                  WORKING_DIRECTORY ${SOURCE_DIR} RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "clang-tidy reported problems (see above)")
+  endif()
+else()
+  message(FATAL_ERROR "TOOL must be format or tidy")
+endif()

@@ -1,0 +1,104 @@
+// The main window end to end: opening a data set reads it off the GUI thread, the summary panel
+// shows the numbers, the uv view draws the coverage, and errors are shown rather than thrown.
+#include <QApplication>
+#include <QMenuBar>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "gui/panels/dataset_summary_panel.h"
+#include "gui/view/uv_coverage_view.h"
+#include "gui/view/vtk_host_widget.h"
+#include "gui/window/main_window.h"
+#include "gui/window/window_screenshot.h"
+#include "tests/support/test_ms_builder.h"
+
+using apertura::gui::MainWindow;
+
+namespace {
+
+// Pixels of the uv view that differ from its top-left (background) pixel.
+int foregroundPixels(const QImage& image) {
+  const QRgb background = image.pixel(0, 0);
+  int count = 0;
+  for (int y = 0; y < image.height(); ++y) {
+    for (int x = 0; x < image.width(); ++x) count += image.pixel(x, y) != background ? 1 : 0;
+  }
+  return count;
+}
+
+QString artifact(const QString& name) {
+  const QString dir = qEnvironmentVariable("APERTURA_TEST_ARTIFACTS");
+  return dir.isEmpty() ? QString() : dir + "/" + name;
+}
+
+}  // namespace
+
+class TestMainWindow : public QObject {
+  Q_OBJECT
+ private slots:
+  void initTestCase() {
+    QVERIFY(dir_.isValid());
+    ms_ = QString::fromStdString(
+        apertura::testing::writeTestMs((dir_.path() + "/known.ms").toStdString()));
+  }
+
+  void hasFileMenuWithOpenAndQuit() {
+    MainWindow w;
+    const QList<QAction*> menus = w.menuBar()->actions();
+    QVERIFY(!menus.isEmpty());
+    QCOMPARE(menus.first()->text(), QString("&File"));
+    QStringList items;
+    for (QAction* a : menus.first()->menu()->actions()) items << a->text();
+    QVERIFY2(items.contains("&Open data set…") && items.contains("&Quit"),
+             qPrintable(items.join(",")));
+  }
+
+  void openingShowsSummaryAndCoverage() {
+    MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    const QImage before = w.uvView()->grabRendered();
+    QSignalSpy loaded(&w, &MainWindow::datasetLoaded);
+    w.openDataset(ms_);
+    QVERIFY(loaded.wait(20000));
+    const QString text = w.summaryPanel()->text();
+    QVERIFY2(text.contains("Rows:          12 (2 autocorrelations)"), qPrintable(text));
+    QVERIFY2(text.contains("Antennas:      3 used of 4 listed"), qPrintable(text));
+    QVERIFY(w.windowTitle().contains("known.ms"));
+    // 10 cross-correlation rows, each drawn with its conjugate; autocorrelations left out.
+    QCOMPARE(w.uvView()->pointCount(), 20);
+    QTest::qWait(300);
+    const QImage after = w.uvView()->grabRendered();
+    QVERIFY(foregroundPixels(after) > 20);
+    QVERIFY(after != before);
+    const QString shot = artifact("test-main-window.png");
+    if (!shot.isEmpty()) {
+      QString error;
+      QVERIFY2(apertura::gui::saveWindowScreenshot(w, shot, &error), qPrintable(error));
+    }
+  }
+
+  void badPathIsReportedInThePanel() {
+    MainWindow w;
+    QSignalSpy failed(&w, &MainWindow::datasetFailed);
+    w.openDataset(dir_.path() + "/missing.ms");
+    QVERIFY(failed.wait(20000));
+    QVERIFY2(failed.first().at(1).toString().contains("no such file or directory"),
+             qPrintable(failed.first().at(1).toString()));
+    QVERIFY(w.summaryPanel()->text().contains("missing.ms"));
+  }
+
+ private:
+  QTemporaryDir dir_;
+  QString ms_;
+};
+
+int main(int argc, char** argv) {
+  apertura::gui::VtkHostWidget::setDefaultSurfaceFormat();
+  QApplication app(argc, argv);
+  TestMainWindow test;
+  return QTest::qExec(&test, argc, argv);
+}
+
+#include "test_main_window.moc"

@@ -1,0 +1,101 @@
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace apertura::project {
+
+// One settings structure is the project-file schema (`.apertura`, JSON). Every field has a
+// default; std::optional marks "auto" (the engine decides from the data). Units are the ones
+// astronomers type: arcsec, GB, seconds.
+
+struct DataSettings {
+  std::string path;                   // Measurement Set directory or UVFITS file
+  std::optional<int> field_id;        // auto: the first field that has data
+  std::vector<int> spectral_windows;  // empty: all
+  int channel_start = 0;
+  std::optional<int> channel_end;  // inclusive; auto: last channel
+  std::string product = "I";       // I, Q, U, V, XX, YY, RR, LL, ...
+  std::string column =
+      "auto";  // auto (CORRECTED_DATA, else DATA), DATA, CORRECTED_DATA, MODEL_DATA
+  std::optional<std::size_t> chunk_rows;   // auto: from the memory budget
+  std::optional<double> memory_budget_gb;  // auto: half the machine's RAM
+};
+
+struct WeightingSettings {
+  std::string scheme = "briggs";       // natural, uniform, briggs, radial
+  double robust = 0.5;                 // Briggs robust parameter, -2 .. 2
+  std::optional<double> taper_arcsec;  // Gaussian uv taper, FWHM on the sky
+  double super_uniform = 1.0;  // weighting field of view relative to the image (uniform/briggs)
+};
+
+struct ImagingSettings {
+  int nx = 512;
+  int ny = 512;
+  std::optional<double> cell_arcsec;  // auto: from the longest baseline
+  std::string kernel = "es";          // es, kaiser-bessel, pswf, pillbox
+  double epsilon = 1e-5;              // requested operator accuracy
+  double oversampling = 2.0;
+  bool w_stacking = false;
+  std::string backend = "auto";  // auto, cpu, cuda
+  int gpu_device = 0;
+  int threads = 0;                  // 0: all cores
+  std::string precision = "float";  // float, double
+};
+
+struct RegularizerSettings {
+  std::string type;  // l1, l2, entropy, tv, tv-aniso, tsv, laplacian, huber, or a plugin's name
+  double lambda = 0.0;
+  bool use_mask = false;                     // restrict the term to the project mask
+  std::map<std::string, double> parameters;  // term-specific (e.g. "epsilon" for smoothed TV)
+};
+
+struct OptimizerSettings {
+  std::string method = "lbfgs";       // lbfgs, cg-fr, cg-pr, cg-hs, cg-dy, cg-hz, fista, sdmm
+  std::string line_search = "wolfe";  // armijo, wolfe, brent
+  int max_iterations = 100;
+  int history = 10;  // L-BFGS correction pairs
+  double relative_tolerance = 1e-7;
+  double gradient_tolerance = 1e-10;
+  std::optional<double> time_limit_s;
+  std::string positivity = "projection";  // none, projection, softplus, log
+  int snapshot_every = 5;                 // iterations between image snapshots
+};
+
+// A mask region in image pixel coordinates (0-based, x then y). Regions are applied in order:
+// "add" switches pixels on, "subtract" switches them off.
+struct MaskRegion {
+  std::string shape;  // rectangle (x0 y0 x1 y1), ellipse (cx cy a b angle_deg), polygon (x y ...)
+  bool subtract = false;
+  std::vector<double> values;
+};
+
+struct OutputSettings {
+  std::string prefix;  // empty: beside the project file, named after it
+  bool dirty = true;
+  bool psf = true;
+  bool model = true;
+  bool residual = true;
+  bool restored = true;
+  bool metrics_csv = true;
+};
+
+struct ProjectSettings {
+  static constexpr int kSchemaVersion = 1;
+
+  DataSettings data;
+  WeightingSettings weighting;
+  ImagingSettings imaging;
+  std::vector<RegularizerSettings> regularizers;
+  OptimizerSettings optimizer;
+  std::vector<MaskRegion> mask;
+  OutputSettings output;
+};
+
+// A default project: Briggs 0.5, 512^2, L-BFGS with a small L1 + TSV pair.
+ProjectSettings defaultProject();
+
+}  // namespace apertura::project

@@ -1,0 +1,114 @@
+#include <algorithm>
+#include <cmath>
+
+#include "core/project/project_file.h"
+#include "core/util/input_error.h"
+
+namespace apertura::project {
+namespace {
+
+void require(bool ok, const std::string& field, const std::string& problem) {
+  if (!ok)
+    throw InputError(field, problem);
+}
+
+void oneOf(const std::string& value, const std::vector<std::string>& allowed,
+           const std::string& field) {
+  if (std::find(allowed.begin(), allowed.end(), value) != allowed.end())
+    return;
+  std::string list;
+  for (const auto& a : allowed)
+    list += (list.empty() ? "" : ", ") + a;
+  throw InputError(field, "'" + value + "' is not one of: " + list);
+}
+
+bool finite(double v) {
+  return std::isfinite(v);
+}
+
+}  // namespace
+
+void validateProject(const ProjectSettings& s) {
+  const auto& d = s.data;
+  require(!d.field_id || *d.field_id >= 0, "data.field_id", "must be >= 0");
+  for (std::size_t i = 0; i < d.spectral_windows.size(); ++i) {
+    require(d.spectral_windows[i] >= 0, "data.spectral_windows[" + std::to_string(i) + "]",
+            "must be >= 0");
+  }
+  require(d.channel_start >= 0, "data.channel_start", "must be >= 0");
+  require(!d.channel_end || *d.channel_end >= d.channel_start, "data.channel_end",
+          "must be >= data.channel_start");
+  oneOf(d.product, {"I", "Q", "U", "V", "XX", "YY", "XY", "YX", "RR", "LL", "RL", "LR"},
+        "data.product");
+  oneOf(d.column, {"auto", "DATA", "CORRECTED_DATA", "MODEL_DATA"}, "data.column");
+  require(!d.chunk_rows || *d.chunk_rows > 0, "data.chunk_rows", "must be > 0");
+  require(!d.memory_budget_gb || (finite(*d.memory_budget_gb) && *d.memory_budget_gb > 0.0),
+          "data.memory_budget_gb", "must be a positive number of GB");
+
+  const auto& w = s.weighting;
+  oneOf(w.scheme, {"natural", "uniform", "briggs", "radial"}, "weighting.scheme");
+  require(finite(w.robust) && w.robust >= -2.0 && w.robust <= 2.0, "weighting.robust",
+          "must lie in [-2, 2]");
+  require(!w.taper_arcsec || (finite(*w.taper_arcsec) && *w.taper_arcsec > 0.0),
+          "weighting.taper_arcsec", "must be > 0");
+  require(finite(w.super_uniform) && w.super_uniform > 0.0, "weighting.super_uniform",
+          "must be > 0");
+
+  const auto& im = s.imaging;
+  require(im.nx >= 8 && im.nx <= 65536, "imaging.nx", "must lie in [8, 65536]");
+  require(im.ny >= 8 && im.ny <= 65536, "imaging.ny", "must lie in [8, 65536]");
+  require(!im.cell_arcsec || (finite(*im.cell_arcsec) && *im.cell_arcsec > 0.0),
+          "imaging.cell_arcsec", "must be > 0");
+  oneOf(im.kernel, {"es", "kaiser-bessel", "pswf", "pillbox"}, "imaging.kernel");
+  require(finite(im.epsilon) && im.epsilon >= 1e-14 && im.epsilon <= 0.1, "imaging.epsilon",
+          "must lie in [1e-14, 0.1]");
+  require(finite(im.oversampling) && im.oversampling >= 1.2 && im.oversampling <= 2.5,
+          "imaging.oversampling", "must lie in [1.2, 2.5]");
+  oneOf(im.backend, {"auto", "cpu", "cuda"}, "imaging.backend");
+  require(im.gpu_device >= 0, "imaging.gpu_device", "must be >= 0");
+  require(im.threads >= 0, "imaging.threads", "must be >= 0 (0: all cores)");
+  oneOf(im.precision, {"float", "double"}, "imaging.precision");
+
+  for (std::size_t i = 0; i < s.regularizers.size(); ++i) {
+    const auto& r = s.regularizers[i];
+    const std::string at = "regularizers[" + std::to_string(i) + "]";
+    require(!r.type.empty(), at + ".type", "must name a regularizer");
+    require(finite(r.lambda) && r.lambda >= 0.0, at + ".lambda", "must be >= 0");
+    for (const auto& [key, value] : r.parameters) {
+      require(finite(value), at + ".parameters." + key, "must be a finite number");
+    }
+  }
+
+  const auto& o = s.optimizer;
+  oneOf(o.method, {"lbfgs", "cg-fr", "cg-pr", "cg-hs", "cg-dy", "cg-hz", "fista", "sdmm"},
+        "optimizer.method");
+  oneOf(o.line_search, {"armijo", "wolfe", "brent"}, "optimizer.line_search");
+  require(o.max_iterations >= 0, "optimizer.max_iterations", "must be >= 0");
+  require(o.history >= 1 && o.history <= 1000, "optimizer.history", "must lie in [1, 1000]");
+  require(finite(o.relative_tolerance) && o.relative_tolerance >= 0.0,
+          "optimizer.relative_tolerance", "must be >= 0");
+  require(finite(o.gradient_tolerance) && o.gradient_tolerance >= 0.0,
+          "optimizer.gradient_tolerance", "must be >= 0");
+  require(!o.time_limit_s || (finite(*o.time_limit_s) && *o.time_limit_s > 0.0),
+          "optimizer.time_limit_s", "must be > 0");
+  oneOf(o.positivity, {"none", "projection", "softplus", "log"}, "optimizer.positivity");
+  require(o.snapshot_every >= 1, "optimizer.snapshot_every", "must be >= 1");
+
+  for (std::size_t i = 0; i < s.mask.size(); ++i) {
+    const auto& m = s.mask[i];
+    const std::string at = "mask[" + std::to_string(i) + "]";
+    oneOf(m.shape, {"rectangle", "ellipse", "polygon"}, at + ".shape");
+    const std::size_t n = m.values.size();
+    const bool ok = m.shape == "rectangle" ? n == 4
+                    : m.shape == "ellipse" ? n == 5
+                                           : (n >= 6 && n % 2 == 0);
+    require(ok, at + ".values",
+            m.shape == "rectangle" ? "a rectangle needs 4 values (x0 y0 x1 y1)"
+            : m.shape == "ellipse" ? "an ellipse needs 5 values (cx cy a b angle_deg)"
+                                   : "a polygon needs at least 3 (x, y) vertices");
+    for (double v : m.values)
+      require(finite(v), at + ".values", "must be finite numbers");
+  }
+}
+
+}  // namespace apertura::project

@@ -1,0 +1,14 @@
+#pragma once
+
+#include <string>
+
+namespace apertura {
+
+// Replaces `path` with `content` atomically: a reader sees the old file or the new one, never a
+// half-written one. Throws InputError naming the path when the directory is not writable.
+void writeFileAtomically(const std::string& path, const std::string& content);
+
+// A unique temporary sibling name for `path` (same directory, so rename() stays atomic).
+std::string temporarySiblingPath(const std::string& path);
+
+}  // namespace apertura

@@ -1,0 +1,181 @@
+// Project files: a round trip that covers every field, the errors a user can make in a hand-edited
+// file, relative data paths and atomic saving.
+#include <QDir>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <fstream>
+#include <sstream>
+
+#include "core/project/project_file.h"
+#include "core/util/input_error.h"
+
+using namespace apertura;
+using namespace apertura::project;
+
+namespace {
+
+// Every field differs from its default, so a field the writer or reader forgets breaks the test.
+ProjectSettings everyFieldSet(const std::string& data_path) {
+  ProjectSettings s;
+  s.data = {data_path, 3, {0, 2}, 4, 60, "XX", "CORRECTED_DATA", 50000, 2.5};
+  s.weighting = {"uniform", -1.25, 0.75, 2.0};
+  s.imaging = {1024, 768, 0.05, "kaiser-bessel", 1e-6, 1.5, true, "cuda", 1, 2, "double"};
+  s.regularizers = {{"entropy", 0.01, true, {{"prior", 1e-5}}},
+                    {"tv", 0.002, false, {{"epsilon", 1e-8}, {"weight", 2.0}}}};
+  s.optimizer = {"cg-hz", "brent", 250, 7, 1e-9, 1e-12, 120.0, "softplus", 3};
+  s.mask = {{"rectangle", false, {1, 2, 30, 40}},
+            {"ellipse", true, {10, 10, 5, 3, 30}},
+            {"polygon", false, {0, 0, 10, 0, 5, 8}}};
+  s.output = {"out/run1", false, false, true, false, true, false};
+  return s;
+}
+
+QString loadError(const std::string& json, const std::string& base = "/tmp") {
+  try {
+    projectFromJson(json, base, "p.apertura");
+  } catch (const InputError& e) {
+    return QString::fromStdString(e.what());
+  }
+  return {};
+}
+
+std::string minimal(const std::string& extra) {
+  return "{\"schema_version\": 1" + (extra.empty() ? "" : ", " + extra) + "}";
+}
+
+}  // namespace
+
+class TestProjectFile : public QObject {
+  Q_OBJECT
+ private slots:
+  void roundTripKeepsEveryField() {
+    QTemporaryDir dir;
+    const std::string base = dir.path().toStdString();
+    QDir().mkpath(dir.path() + "/data/obs.ms");
+    const ProjectSettings a = everyFieldSet(base + "/data/obs.ms");
+    const std::string file = base + "/p.apertura";
+    saveProject(a, file);
+    const ProjectSettings b = loadProject(file);
+    // Serialising both gives identical text only if every field survived.
+    QCOMPARE(QString::fromStdString(projectToJson(b, base)),
+             QString::fromStdString(projectToJson(a, base)));
+    QCOMPARE(b.data.path, a.data.path);
+    QCOMPARE(*b.data.memory_budget_gb, 2.5);
+    QCOMPARE(b.regularizers[1].parameters.at("weight"), 2.0);
+    QCOMPARE(b.mask[2].values.size(), std::size_t(6));
+    QCOMPARE(*b.optimizer.time_limit_s, 120.0);
+    QCOMPARE(b.imaging.precision, std::string("double"));
+  }
+
+  void autoValuesAndRelativePaths() {
+    QTemporaryDir dir;
+    const std::string base = dir.path().toStdString();
+    ProjectSettings s = defaultProject();
+    s.data.path = base + "/sub/x.ms";
+    const std::string text = projectToJson(s, base);
+    QVERIFY2(text.find("\"path\": \"sub/x.ms\"") != std::string::npos, text.c_str());
+    QVERIFY(text.find("\"cell_arcsec\": \"auto\"") != std::string::npos);
+    const ProjectSettings back = projectFromJson(text, base, "p.apertura");
+    QCOMPARE(back.data.path, base + "/sub/x.ms");
+    QVERIFY(!back.imaging.cell_arcsec.has_value());
+    QVERIFY(!back.data.chunk_rows.has_value());
+    // Outside the project folder the path stays absolute.
+    s.data.path = "/elsewhere/y.ms";
+    QVERIFY(projectToJson(s, base).find("\"/elsewhere/y.ms\"") != std::string::npos);
+  }
+
+  void keysAreSorted() {
+    const std::string text = projectToJson(defaultProject(), "");
+    const auto pos = [&](const char* k) { return text.find(std::string("\"") + k + "\""); };
+    QVERIFY(pos("data") < pos("imaging"));
+    QVERIFY(pos("imaging") < pos("mask"));
+    QVERIFY(pos("optimizer") < pos("output"));
+    QVERIFY(pos("output") < pos("regularizers"));
+    QVERIFY(pos("regularizers") < pos("schema_version"));
+  }
+
+  void defaultsFillMissingSections() {
+    const ProjectSettings s = projectFromJson(minimal(""), "/tmp", "p.apertura");
+    QCOMPARE(s.imaging.nx, ImagingSettings{}.nx);
+    QCOMPARE(s.weighting.scheme, std::string("briggs"));
+    QVERIFY(s.regularizers.empty());
+  }
+
+  void errorsNameTheField_data() {
+    QTest::addColumn<QString>("json");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("unknown key") << QString::fromStdString(minimal("\"imaging\": {\"cel\": 1}"))
+                                 << "p.apertura: imaging.cel: unknown key";
+    QTest::newRow("unknown top key")
+        << QString::fromStdString(minimal("\"colour\": 1")) << "p.apertura: colour: unknown key";
+    QTest::newRow("wrong type") << QString::fromStdString(minimal("\"imaging\": {\"nx\": \"big\"}"))
+                                << "imaging.nx: expected an integer, got string";
+    QTest::newRow("negative lambda")
+        << QString::fromStdString(minimal("\"regularizers\": [{\"type\": \"l1\", \"lambda\": 1}, "
+                                          "{\"type\": \"tv\", \"lambda\": -0.5}]"))
+        << "regularizers[1].lambda: must be >= 0";
+    QTest::newRow("robust out of range")
+        << QString::fromStdString(minimal("\"weighting\": {\"robust\": 3}"))
+        << "weighting.robust: must lie in [-2, 2]";
+    QTest::newRow("bad vocabulary")
+        << QString::fromStdString(minimal("\"optimizer\": {\"method\": \"newton\"}"))
+        << "optimizer.method: 'newton' is not one of: lbfgs";
+    QTest::newRow("polygon too short")
+        << QString::fromStdString(
+               minimal("\"mask\": [{\"shape\": \"polygon\", \"values\": [1, 2, 3, 4]}]"))
+        << "mask[0].values: a polygon needs at least 3";
+    QTest::newRow("newer schema") << QString("{\"schema_version\": 99}")
+                                  << "schema_version: version 99 is newer";
+    QTest::newRow("no schema") << QString("{}") << "schema_version: missing";
+    QTest::newRow("not json") << QString("{\"schema_version\": 1,") << "not valid JSON";
+    QTest::newRow("not an object") << QString("[1, 2]") << "expected an object";
+    QTest::newRow("parameter type")
+        << QString::fromStdString(minimal(
+               "\"regularizers\": [{\"type\": \"tv\", \"parameters\": {\"epsilon\": \"x\"}}]"))
+        << "regularizers[0].parameters.epsilon: expected a number";
+  }
+
+  void errorsNameTheField() {
+    QFETCH(QString, json);
+    QFETCH(QString, expected);
+    const QString e = loadError(json.toStdString());
+    QVERIFY2(e.contains(expected), qPrintable(e));
+  }
+
+  void missingDataSetIsAnError() {
+    QTemporaryDir dir;
+    const std::string file = dir.path().toStdString() + "/p.apertura";
+    std::ofstream(file) << minimal("\"data\": {\"path\": \"gone.ms\"}");
+    try {
+      loadProject(file);
+      QFAIL("a project naming a missing data set loaded");
+    } catch (const InputError& e) {
+      QVERIFY2(QString(e.what()).contains("data.path: data set") &&
+                   QString(e.what()).contains("gone.ms does not exist"),
+               e.what());
+    }
+  }
+
+  void savingIsAtomicAndValidated() {
+    QTemporaryDir dir;
+    const std::string file = dir.path().toStdString() + "/p.apertura";
+    saveProject(defaultProject(), file);
+    std::ifstream in(file);
+    std::stringstream before;
+    before << in.rdbuf();
+    ProjectSettings bad = defaultProject();
+    bad.imaging.nx = 2;
+    QVERIFY_THROWS_EXCEPTION(InputError, saveProject(bad, file));
+    std::ifstream again(file);
+    std::stringstream after;
+    after << again.rdbuf();
+    QCOMPARE(after.str(), before.str());
+    // No temporary siblings left behind.
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 1);
+    QVERIFY_THROWS_EXCEPTION(InputError,
+                             saveProject(defaultProject(), "/nonexistent/dir/p.apertura"));
+  }
+};
+
+QTEST_GUILESS_MAIN(TestProjectFile)
+#include "test_project_file.moc"

@@ -1,0 +1,55 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace apertura::engine {
+
+struct IterationMetrics {
+  int iteration = 0;
+  double objective = 0.0;
+  std::vector<std::pair<std::string, double>> terms;  // name, lambda-weighted value
+  double gradient_norm = 0.0;
+  double step = 0.0;
+  double chi2_per_dof = 0.0;
+  double seconds = 0.0;  // wall time of this iteration
+};
+
+// Images handed to observers. Shared and immutable: an observer may keep one as long as it likes.
+struct ImageSnapshot {
+  std::string name;  // "dirty", "psf", "model", "residual", "restored"
+  int iteration = -1;
+  int nx = 0;
+  int ny = 0;
+  std::vector<float> pixels;  // nx * ny, x fastest
+  std::string unit;           // "Jy/beam", "Jy/pixel"
+};
+
+struct ResourceSample {
+  double wall_s = 0.0;  // since the run started
+  double cpu_s = 0.0;
+  std::uint64_t rss_bytes = 0;
+  std::uint64_t peak_rss_bytes = 0;
+  std::uint64_t tracked_bytes = 0;  // grids, visibility buffers, images held by the engine
+  std::uint64_t gpu_bytes = 0;
+};
+
+// How a run reports to its front end. Called from worker threads: implementations must be
+// thread-safe and quick (queue the data and return). Defaults ignore everything.
+class RunObserver {
+ public:
+  virtual ~RunObserver() = default;
+  virtual void stageStarted(const std::string& /*stage*/) {}
+  virtual void stageFinished(const std::string& /*stage*/, double /*seconds*/) {}
+  virtual void progress(double /*fraction*/, const std::string& /*message*/) {}
+  virtual void iteration(const IterationMetrics& /*metrics*/) {}
+  virtual void snapshot(std::shared_ptr<const ImageSnapshot> /*image*/) {}
+  virtual void resources(const ResourceSample& /*sample*/) {}
+  virtual void warning(const std::string& /*message*/) {}
+};
+
+}  // namespace apertura::engine

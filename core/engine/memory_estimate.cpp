@@ -1,0 +1,99 @@
+#include "core/engine/memory_estimate.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <thread>
+
+namespace apertura::engine {
+namespace {
+
+// Image-sized double buffers a run keeps: model, gradient, dirty, PSF, residual, restored, mask,
+// and two scratch images for the regularizers and line search.
+constexpr std::uint64_t kImageBuffers = 9;
+
+std::uint64_t optimizerVectors(const project::OptimizerSettings& o) {
+  if (o.method == "lbfgs")
+    return 2 * static_cast<std::uint64_t>(o.history) + 3;
+  if (o.method == "fista")
+    return 4;
+  if (o.method == "sdmm")
+    return 6;
+  return 4;  // nonlinear CG: direction, previous gradient, trial point, gradient
+}
+
+std::string size(std::uint64_t bytes) {
+  char buf[32];
+  if (bytes >= (1ull << 30)) {
+    std::snprintf(buf, sizeof buf, "%.2f GiB", bytes / double(1ull << 30));
+  } else {
+    std::snprintf(buf, sizeof buf, "%.1f MiB", bytes / double(1ull << 20));
+  }
+  return buf;
+}
+
+}  // namespace
+
+std::uint64_t bytesPerSample(const DataVolume& data) {
+  const std::uint64_t per_row_uvw = 3 * sizeof(double);
+  const std::uint64_t chans = static_cast<std::uint64_t>(std::max(1, data.channels_per_row));
+  // complex<float> data + float weight + complex<float> model/residual, and uvw shared per row.
+  return 8 + 4 + 8 + (per_row_uvw + chans - 1) / chans;
+}
+
+MemoryEstimate estimateMemory(const project::ProjectSettings& s, const DataVolume& data,
+                              std::uint64_t machine_bytes) {
+  MemoryEstimate e;
+  const auto& im = s.imaging;
+  const std::uint64_t pixels =
+      static_cast<std::uint64_t>(im.nx) * static_cast<std::uint64_t>(im.ny);
+  const auto padded = [&](int n) {
+    return static_cast<std::uint64_t>(std::ceil(n * im.oversampling / 2.0) * 2.0);
+  };
+  const std::uint64_t complex_size = im.precision == "double" ? 16 : 8;
+  const int threads = im.threads > 0
+                          ? im.threads
+                          : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  // One shared grid (tiles are combined into it), a real weight grid for uniform/Briggs, and a
+  // 64x64 tile buffer per thread.
+  e.grid_bytes = padded(im.nx) * padded(im.ny) * (complex_size + 4) +
+                 static_cast<std::uint64_t>(threads) * 64 * 64 * complex_size;
+  e.image_bytes = kImageBuffers * pixels * sizeof(double);
+  e.optimizer_bytes = optimizerVectors(s.optimizer) * pixels * sizeof(double);
+
+  e.budget_bytes = s.data.memory_budget_gb
+                       ? static_cast<std::uint64_t>(*s.data.memory_budget_gb * double(1ull << 30))
+                       : machine_bytes / 2;
+  const std::uint64_t per_sample = bytesPerSample(data);
+  const std::uint64_t fixed = e.grid_bytes + e.image_bytes + e.optimizer_bytes;
+  const std::uint64_t all_data = data.samples * per_sample;
+  const std::uint64_t chans = static_cast<std::uint64_t>(std::max(1, data.channels_per_row));
+
+  e.concurrent_chunks = threads;
+  if (s.data.chunk_rows) {
+    e.chunk_rows = *s.data.chunk_rows;
+  } else {
+    // Aim for chunks of about 64 MiB; streaming holds the chunk being used and the one prefetched.
+    e.chunk_rows = std::max<std::uint64_t>(1024, (64ull << 20) / (per_sample * chans));
+  }
+  e.resident = fixed + all_data <= e.budget_bytes;
+  if (e.resident) {
+    e.visibility_bytes = all_data;
+  } else {
+    const std::uint64_t chunk_bytes = e.chunk_rows * chans * per_sample;
+    e.visibility_bytes = 2 * chunk_bytes;
+  }
+  return e;
+}
+
+std::string MemoryEstimate::describe() const {
+  std::string out;
+  out +=
+      "grids " + size(grid_bytes) + ", images " + size(image_bytes) + ", optimizer " +
+      size(optimizer_bytes) + ", visibilities " + size(visibility_bytes) +
+      (resident ? " (resident)" : " (streaming, " + std::to_string(chunk_rows) + " rows/chunk)") +
+      "; total " + size(totalBytes()) + " of a " + size(budget_bytes) + " budget";
+  return out;
+}
+
+}  // namespace apertura::engine

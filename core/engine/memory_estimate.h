@@ -1,0 +1,44 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "core/project/project_settings.h"
+
+namespace apertura::engine {
+
+// How much data a run will touch, known from the data set summary and the selection.
+struct DataVolume {
+  std::uint64_t rows = 0;
+  std::uint64_t samples = 0;  // rows x selected channels (one imaged product)
+  int channels_per_row = 1;
+};
+
+// A run's memory, by part, before it starts: shown by the GUI while settings are edited and used
+// by the engine to choose resident vs streaming data and how many chunks to work on at once.
+struct MemoryEstimate {
+  std::uint64_t grid_bytes = 0;        // padded uv grids and FFT work space
+  std::uint64_t image_bytes = 0;       // image-sized working buffers
+  std::uint64_t optimizer_bytes = 0;   // optimizer state (L-BFGS history, CG directions, ...)
+  std::uint64_t visibility_bytes = 0;  // data held in RAM (all of it, or the chunks in flight)
+  std::uint64_t budget_bytes = 0;
+  bool resident = true;          // false: visibilities stream from disk every pass
+  std::uint64_t chunk_rows = 0;  // rows per chunk chosen (or the user's)
+  int concurrent_chunks = 1;
+
+  std::uint64_t totalBytes() const {
+    return grid_bytes + image_bytes + optimizer_bytes + visibility_bytes;
+  }
+  bool fitsBudget() const { return totalBytes() <= budget_bytes; }
+  std::string describe() const;  // one line per part, in MiB/GiB
+};
+
+// `machine_bytes` is the physical memory, used when the budget is "auto" (half of it).
+MemoryEstimate estimateMemory(const project::ProjectSettings& settings, const DataVolume& data,
+                              std::uint64_t machine_bytes);
+
+// Bytes per visibility sample held by the engine: complex data, weight, model/residual, plus its
+// share of the row's uvw.
+std::uint64_t bytesPerSample(const DataVolume& data);
+
+}  // namespace apertura::engine

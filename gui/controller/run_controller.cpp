@@ -1,0 +1,103 @@
+#include "gui/controller/run_controller.h"
+
+#include "gui/controller/queued_run_observer.h"
+
+namespace apertura::gui {
+
+using namespace apertura::engine;
+
+namespace {
+constexpr int kDrainMs = 40;
+}
+
+RunController::RunController(QObject* parent)
+    : QObject(parent), observer_(std::make_shared<QueuedRunObserver>()) {
+  qRegisterMetaType<apertura::engine::ResourceSample>("apertura::engine::ResourceSample");
+  qRegisterMetaType<std::shared_ptr<const apertura::engine::ImageSnapshot>>(
+      "std::shared_ptr<const apertura::engine::ImageSnapshot>");
+  qRegisterMetaType<QVector<apertura::engine::IterationMetrics>>(
+      "QVector<apertura::engine::IterationMetrics>");
+  timer_.setInterval(kDrainMs);
+  connect(&timer_, &QTimer::timeout, this, &RunController::drain);
+}
+
+RunController::~RunController() {
+  engine_.cancel();
+  engine_.wait();
+}
+
+bool RunController::start(const project::ProjectSettings& settings, Pipeline pipeline) {
+  if (running_)
+    return false;
+  observer_->take();  // drop leftovers of a previous run
+  engine_.start(settings, std::move(pipeline), observer_);
+  running_ = true;
+  timer_.start();
+  emit started();
+  return true;
+}
+
+bool RunController::isPaused() const {
+  return engine_.paused();
+}
+
+void RunController::cancel() {
+  engine_.cancel();
+}
+
+void RunController::pause() {
+  engine_.pause();
+}
+
+void RunController::resume() {
+  engine_.resume();
+}
+
+void RunController::emitBatch(QueuedRunObserver::Batch batch) {
+  for (const auto& s : batch.stages) {
+    if (s.finished) {
+      emit stageFinished(QString::fromStdString(s.stage), s.seconds);
+    } else {
+      emit stageStarted(QString::fromStdString(s.stage));
+    }
+  }
+  if (batch.progress) {
+    emit progress(batch.progress->first, QString::fromStdString(batch.progress->second));
+  }
+  if (!batch.metrics.empty()) {
+    emit iterations(QVector<IterationMetrics>(batch.metrics.begin(), batch.metrics.end()));
+  }
+  for (auto& image : batch.images)
+    emit snapshot(std::move(image));
+  if (batch.resources)
+    emit resources(*batch.resources);
+  for (const auto& w : batch.warnings)
+    emit warning(QString::fromStdString(w));
+}
+
+void RunController::drain() {
+  // Read "running" before taking the batch: once the worker is done, one more take() after
+  // joining collects whatever it reported last.
+  const bool still_running = engine_.running();
+  emitBatch(observer_->take());
+  if (still_running || !running_)
+    return;
+
+  timer_.stop();
+  const RunOutcome outcome = engine_.wait();
+  emitBatch(observer_->take());
+  running_ = false;
+  switch (outcome.state) {
+    case RunState::Finished:
+      emit finished("finished", QString());
+      break;
+    case RunState::Cancelled:
+      emit finished("cancelled", tr("Run cancelled"));
+      break;
+    default:
+      emit finished("failed", QString::fromStdString(outcome.message));
+      break;
+  }
+}
+
+}  // namespace apertura::gui

@@ -1,0 +1,58 @@
+#pragma once
+
+#include <QObject>
+#include <QString>
+#include <QTimer>
+#include <QVector>
+#include <memory>
+
+#include "core/engine/engine.h"
+#include "core/engine/run_observer.h"
+#include "core/project/project_settings.h"
+#include "gui/controller/queued_run_observer.h"
+
+namespace apertura::gui {
+
+// Owns the engine for the GUI. Core callbacks arrive on worker threads; they are buffered
+// (metrics), or kept latest-wins (images, resource samples), and handed to widgets from a GUI
+// timer every 40 ms, so a fast run can never flood the event loop.
+class RunController : public QObject {
+  Q_OBJECT
+
+ public:
+  explicit RunController(QObject* parent = nullptr);
+  ~RunController() override;  // cancels and joins the run
+
+  bool start(const apertura::project::ProjectSettings& settings,
+             apertura::engine::Pipeline pipeline);
+  bool isRunning() const { return running_; }
+  bool isPaused() const;
+
+ public slots:
+  void cancel();
+  void pause();
+  void resume();
+
+ signals:
+  void started();
+  void stageStarted(const QString& stage);
+  void stageFinished(const QString& stage, double seconds);
+  void progress(double fraction, const QString& message);
+  void iterations(const QVector<apertura::engine::IterationMetrics>& metrics);
+  void snapshot(std::shared_ptr<const apertura::engine::ImageSnapshot> image);
+  void resources(const apertura::engine::ResourceSample& sample);
+  void warning(const QString& message);
+  // state: "finished", "cancelled" or "failed"; message names the failing stage.
+  void finished(const QString& state, const QString& message);
+
+ private:
+  void drain();
+  void emitBatch(QueuedRunObserver::Batch batch);
+
+  apertura::engine::Engine engine_;
+  std::shared_ptr<QueuedRunObserver> observer_;
+  QTimer timer_;
+  bool running_ = false;
+};
+
+}  // namespace apertura::gui

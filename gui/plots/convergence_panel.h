@@ -1,0 +1,36 @@
+#pragma once
+
+#include <QTabWidget>
+#include <QVector>
+
+#include "core/engine/run_observer.h"
+
+namespace apertura::gui {
+
+class MetricsChart;
+
+// The live plots of a run: objective and terms (log), chi2 per degree of freedom, gradient norm
+// and step length (log), time per iteration, and memory over time.
+class ConvergencePanel : public QTabWidget {
+  Q_OBJECT
+
+ public:
+  explicit ConvergencePanel(QWidget* parent = nullptr);
+
+  void clear();
+  MetricsChart* objectiveChart() const { return objective_; }
+  MetricsChart* memoryChart() const { return memory_; }
+
+ public slots:
+  void addIterations(const QVector<apertura::engine::IterationMetrics>& metrics);
+  void addResources(const apertura::engine::ResourceSample& sample);
+
+ private:
+  MetricsChart* objective_;
+  MetricsChart* chi2_;
+  MetricsChart* gradient_;
+  MetricsChart* timing_;
+  MetricsChart* memory_;
+};
+
+}  // namespace apertura::gui

@@ -1,0 +1,38 @@
+#pragma once
+
+#include <QChartView>
+#include <QMap>
+#include <QString>
+
+class QLineSeries;
+class QAbstractAxis;
+
+namespace apertura::gui {
+
+// A live line chart: named series appended in batches, axes that follow the data, optional log
+// y axis (non-positive values are skipped there, as a log plot cannot show them).
+class MetricsChart : public QChartView {
+  Q_OBJECT
+
+ public:
+  MetricsChart(const QString& title, const QString& x_label, const QString& y_label, bool log_y,
+               QWidget* parent = nullptr);
+
+  void append(const QString& series, const QList<QPointF>& points);
+  void clear();
+  int pointCount(const QString& series) const;
+  QStringList seriesNames() const { return series_.keys(); }
+
+ private:
+  QLineSeries* seriesFor(const QString& name);
+  void rescale();
+
+  bool log_y_;
+  QAbstractAxis* x_axis_;
+  QAbstractAxis* y_axis_;
+  QMap<QString, QLineSeries*> series_;
+  double x_min_ = 0, x_max_ = 1, y_min_ = 0, y_max_ = 1;
+  bool empty_ = true;
+};
+
+}  // namespace apertura::gui

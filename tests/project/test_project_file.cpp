@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/project/project_file.h"
+#include "core/project/project_overrides.h"
 #include "core/util/input_error.h"
 
 using namespace apertura;
@@ -174,6 +175,36 @@ class TestProjectFile : public QObject {
     QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 1);
     QVERIFY_THROWS_EXCEPTION(InputError,
                              saveProject(defaultProject(), "/nonexistent/dir/p.apertura"));
+  }
+
+  void overridesApplyAndValidate() {
+    ProjectSettings s = defaultProject();
+    const ProjectSettings o =
+        applyOverrides(s,
+                       {"imaging.nx=1024", "weighting.scheme=uniform", "imaging.cell_arcsec=0.25",
+                        "regularizers[1].lambda=0.5", "optimizer.time_limit_s=auto",
+                        "data.spectral_windows=[1,3]"},
+                       "/tmp");
+    QCOMPARE(o.imaging.nx, 1024);
+    QCOMPARE(o.weighting.scheme, std::string("uniform"));
+    QCOMPARE(*o.imaging.cell_arcsec, 0.25);
+    QCOMPARE(o.regularizers[1].lambda, 0.5);
+    QVERIFY(!o.optimizer.time_limit_s.has_value());
+    QCOMPARE(o.data.spectral_windows, (std::vector<int>{1, 3}));
+    const auto error = [&](const std::string& set) {
+      try {
+        applyOverrides(s, {set}, "/tmp");
+      } catch (const InputError& e) {
+        return QString::fromStdString(e.what());
+      }
+      return QString();
+    };
+    QVERIFY2(error("imaging.nx=huge").contains("imaging.nx: expected an integer"),
+             qPrintable(error("imaging.nx=huge")));
+    QVERIFY(error("imaging.nxx=5").contains("imaging.nxx: unknown key"));
+    QVERIFY(error("regularizers[7].lambda=1").contains("index 7 is past the end"));
+    QVERIFY(error("weighting.robust=5").contains("weighting.robust: must lie in [-2, 2]"));
+    QVERIFY(error("nonsense").contains("expected key=value"));
   }
 };
 

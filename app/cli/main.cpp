@@ -4,7 +4,11 @@
 #include <exception>
 #include <iostream>
 
+#include "app/cli/demo_command.h"
+#include "app/cli/dirty_command.h"
 #include "app/cli/info_command.h"
+#include "app/cli/run_command.h"
+#include "app/cli/simulate_command.h"
 #include "core/version.h"
 
 namespace {
@@ -20,10 +24,28 @@ int run(int argc, char** argv) {
   info_cmd->add_option("path", info.path, "Measurement Set directory")->required();
   info_cmd->add_flag("--json", info.json, "Print the summary as JSON");
 
+  apertura::cli::SimulateOptions simulate;
+  auto* simulate_cmd = apertura::cli::addSimulateCommand(app, simulate);
+  apertura::cli::DemoOptions demo;
+  auto* demo_cmd = apertura::cli::addDemoCommand(app, demo);
+  apertura::cli::DirtyOptions dirty;
+  auto* dirty_cmd = apertura::cli::addDirtyCommand(app, dirty);
+
+  apertura::cli::RunOptions run_options;
+  auto* run_cmd = apertura::cli::addRunCommand(app, run_options);
+
   CLI11_PARSE(app, argc, argv);
 
   if (*info_cmd)
     return apertura::cli::runInfo(info);
+  if (*simulate_cmd)
+    return apertura::cli::runSimulate(simulate);
+  if (*demo_cmd)
+    return apertura::cli::runDemo(demo);
+  if (*dirty_cmd)
+    return apertura::cli::runDirty(dirty);
+  if (*run_cmd)
+    return apertura::cli::runProject(run_options);
   return 2;
 }
 

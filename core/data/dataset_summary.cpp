@@ -1,8 +1,31 @@
 #include "core/data/dataset_summary.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 namespace apertura {
+namespace {
+
+constexpr double kSpeedOfLight = 299792458.0;
+
+// Smallest even n >= x whose only prime factors are 2, 3 and 5 (fast FFT sizes).
+int fftFriendlyEven(double x) {
+  for (int n = std::max(2, static_cast<int>(std::ceil(x))); n < (1 << 30); ++n) {
+    if (n % 2 != 0)
+      continue;
+    int m = n;
+    for (int p : {2, 3, 5}) {
+      while (m % p == 0)
+        m /= p;
+    }
+    if (m == 1)
+      return n;
+  }
+  return 1 << 30;
+}
+
+}  // namespace
 
 double DatasetSummary::maxFrequencyHz() const {
   double f = 0.0;
@@ -10,6 +33,41 @@ double DatasetSummary::maxFrequencyHz() const {
     f = std::max({f, spw.first_channel_hz, spw.last_channel_hz});
   }
   return f;
+}
+
+double DatasetSummary::minFrequencyHz() const {
+  double f = std::numeric_limits<double>::infinity();
+  for (const auto& spw : spectral_windows) {
+    for (double hz : {spw.first_channel_hz, spw.last_channel_hz}) {
+      if (hz > 0.0)
+        f = std::min(f, hz);
+    }
+  }
+  return std::isfinite(f) ? f : 0.0;
+}
+
+void deriveImagingSuggestions(DatasetSummary& s) {
+  const double fmax = s.maxFrequencyHz();
+  const double fmin = s.minFrequencyHz();
+  s.min_baseline_wavelengths = s.min_baseline_m * fmin / kSpeedOfLight;
+  s.max_baseline_wavelengths = s.max_baseline_m * fmax / kSpeedOfLight;
+  s.suggested_cell_rad = 0.0;
+  s.primary_beam_fwhm_rad = 0.0;
+  s.suggested_image_size = 0;
+  s.image_size_capped = false;
+  if (s.max_baseline_wavelengths <= 0.0)
+    return;
+  s.suggested_cell_rad = 1.0 / (5.0 * s.max_baseline_wavelengths);
+  if (s.dish_diameter_m <= 0.0 || fmin <= 0.0)
+    return;
+  s.primary_beam_fwhm_rad = 1.13 * (kSpeedOfLight / fmin) / s.dish_diameter_m;
+  const double cells = 2.0 * s.primary_beam_fwhm_rad / s.suggested_cell_rad;
+  if (cells > DatasetSummary::kMaxSuggestedImageSize) {
+    s.suggested_image_size = DatasetSummary::kMaxSuggestedImageSize;
+    s.image_size_capped = true;
+  } else {
+    s.suggested_image_size = fftFriendlyEven(cells);
+  }
 }
 
 }  // namespace apertura

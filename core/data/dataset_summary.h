@@ -9,9 +9,9 @@ namespace apertura {
 struct FieldInfo {
   int id = 0;
   std::string name;
-  double ra_rad = 0.0;   // phase centre, frame as stored (usually J2000)
+  double ra_rad = 0.0;  // phase centre, frame as stored (usually J2000)
   double dec_rad = 0.0;
-  std::string frame;     // e.g. "J2000"; empty when the file does not say
+  std::string frame;  // e.g. "J2000"; empty when the file does not say
 };
 
 struct SpectralWindowInfo {
@@ -46,7 +46,8 @@ struct DatasetSummary {
   std::vector<PolarizationInfo> polarizations;
   std::vector<std::string> columns;  // main-table columns (MS) or random parameters (UVFITS)
 
-  // Flags are counted per visibility cell (row x channel x correlation); FLAG_ROW flags a whole row.
+  // Flags are counted per visibility cell (row x channel x correlation); FLAG_ROW flags a whole
+  // row.
   std::uint64_t flag_cells_total = 0;
   std::uint64_t flag_cells_flagged = 0;
 
@@ -60,12 +61,40 @@ struct DatasetSummary {
   // A bounded subsample of (u, v) in metres for coverage plots (cross-correlations only).
   std::vector<float> uv_sample_m;  // interleaved u0, v0, u1, v1, ...
 
+  // Cells (row x channel x correlation) of cross-correlation rows that are not flagged (MS: FLAG
+  // and FLAG_ROW; UVFITS: weight > 0): what imaging can use.
+  std::uint64_t unflagged_visibilities = 0;
+
+  // Baseline lengths |uvw| in wavelengths: the shortest at the lowest frequency, the longest at
+  // the highest. Filled by deriveImagingSuggestions().
+  double min_baseline_wavelengths = 0.0;
+  double max_baseline_wavelengths = 0.0;
+
+  // Smallest dish among the antennas in use (m): ANTENNA DISH_DIAMETER or the AIPS AN DIAMETER.
+  // 0 when the file does not say.
+  double dish_diameter_m = 0.0;
+
+  // Imaging suggestions (deriveImagingSuggestions): cell = 1 / (5 max_baseline_wavelengths) rad,
+  // about five cells across the synthesized beam; primary beam FWHM = 1.13 lambda_max / D at the
+  // lowest frequency; image size = cells across twice the FWHM, rounded up to an even
+  // FFT-friendly size (factors 2, 3, 5) and capped at kMaxSuggestedImageSize. Zero when unknown.
+  static constexpr int kMaxSuggestedImageSize = 16384;
+  double suggested_cell_rad = 0.0;
+  double primary_beam_fwhm_rad = 0.0;
+  int suggested_image_size = 0;
+  bool image_size_capped = false;
+
   double flaggedFraction() const {
-    return flag_cells_total == 0 ? 0.0
-                                 : static_cast<double>(flag_cells_flagged) /
-                                       static_cast<double>(flag_cells_total);
+    return flag_cells_total == 0
+               ? 0.0
+               : static_cast<double>(flag_cells_flagged) / static_cast<double>(flag_cells_total);
   }
   double maxFrequencyHz() const;
+  double minFrequencyHz() const;  // lowest positive channel frequency; 0 without windows
 };
+
+// Fills the baselines in wavelengths and the imaging suggestions from the baselines, frequencies
+// and dish diameter already in `s`. Readers call it last.
+void deriveImagingSuggestions(DatasetSummary& s);
 
 }  // namespace apertura

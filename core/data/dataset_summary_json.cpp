@@ -19,13 +19,23 @@ std::string summaryToJson(const DatasetSummary& s, int indent) {
   j["flagged_fraction"] = s.flaggedFraction();
   j["time_start_mjd_s"] = s.time_start_mjd_s;
   j["time_end_mjd_s"] = s.time_end_mjd_s;
+  j["unflagged_visibilities"] = s.unflagged_visibilities;
+  j["min_baseline_wavelengths"] = s.min_baseline_wavelengths;
+  j["max_baseline_wavelengths"] = s.max_baseline_wavelengths;
+  j["dish_diameter_m"] = s.dish_diameter_m;
+  j["suggested_cell_rad"] = s.suggested_cell_rad;
+  j["primary_beam_fwhm_rad"] = s.primary_beam_fwhm_rad;
+  j["suggested_image_size"] = s.suggested_image_size;
+  j["image_size_capped"] = s.image_size_capped;
   j["min_baseline_m"] = s.min_baseline_m;
   j["max_baseline_m"] = s.max_baseline_m;
   j["fields"] = nlohmann::json::array();
   for (const auto& f : s.fields) {
-    j["fields"].push_back(
-        {{"id", f.id}, {"name", f.name}, {"ra_rad", f.ra_rad}, {"dec_rad", f.dec_rad},
-         {"frame", f.frame}});
+    j["fields"].push_back({{"id", f.id},
+                           {"name", f.name},
+                           {"ra_rad", f.ra_rad},
+                           {"dec_rad", f.dec_rad},
+                           {"frame", f.frame}});
   }
   j["spectral_windows"] = nlohmann::json::array();
   for (const auto& w : s.spectral_windows) {

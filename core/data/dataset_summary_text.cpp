@@ -16,13 +16,36 @@ std::string fixed(double v, int decimals) {
   return buf;
 }
 
+// Four significant digits: cells range from arcminutes (LOFAR) to microarcseconds (EHT).
+std::string significant(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.4g", v);
+  return buf;
+}
+
 std::string join(const std::vector<std::string>& items, const char* sep) {
   std::string out;
   for (std::size_t i = 0; i < items.size(); ++i) {
-    if (i) out += sep;
+    if (i)
+      out += sep;
     out += items[i];
   }
   return out;
+}
+
+constexpr double kRadToArcsec = 180.0 * 3600.0 / 3.14159265358979323846;
+
+std::string imagingSuggestion(const DatasetSummary& s) {
+  if (s.suggested_cell_rad <= 0.0)
+    return "no cross-correlation baselines";
+  std::string out =
+      "cell " + significant(s.suggested_cell_rad * kRadToArcsec) + " arcsec (1/(5 x max baseline))";
+  if (s.suggested_image_size <= 0)
+    return out + ", image size unknown (no dish diameter)";
+  return out + ", primary beam FWHM " + fixed(s.primary_beam_fwhm_rad * kRadToArcsec, 2) +
+         " arcsec (1.13 lambda/D, D = " + fixed(s.dish_diameter_m, 1) + " m), image " +
+         std::to_string(s.suggested_image_size) + " x " + std::to_string(s.suggested_image_size) +
+         (s.image_size_capped ? " (capped; 2 x FWHM needs more)" : " (2 x FWHM)");
 }
 
 }  // namespace
@@ -44,8 +67,14 @@ std::string formatSummaryText(const DatasetSummary& s) {
     o << " (max " << fixed(s.max_baseline_m * fmax / kSpeedOfLight, 1) << " wavelengths)";
   }
   o << "\n";
-  o << "Flagged:       " << fixed(100.0 * s.flaggedFraction(), 3) << " % of "
-    << s.flag_cells_total << " visibilities\n";
+  o << "Flagged:       " << fixed(100.0 * s.flaggedFraction(), 3) << " % of " << s.flag_cells_total
+    << " visibilities\n";
+  o << "Unflagged:     " << s.unflagged_visibilities << " cross-correlation visibilities\n";
+  if (s.max_baseline_wavelengths > 0.0) {
+    o << "UV range:      " << fixed(s.min_baseline_wavelengths, 1) << " to "
+      << fixed(s.max_baseline_wavelengths, 1) << " wavelengths\n";
+  }
+  o << "Suggested:     " << imagingSuggestion(s) << "\n";
 
   o << "Fields:        " << s.fields.size() << "\n";
   for (const auto& f : s.fields) {
@@ -55,9 +84,9 @@ std::string formatSummaryText(const DatasetSummary& s) {
   o << "Spectral windows: " << s.spectral_windows.size() << "\n";
   for (const auto& w : s.spectral_windows) {
     o << "  " << w.id << "  " << w.num_channels << " ch  " << formatFrequency(w.first_channel_hz)
-      << " .. " << formatFrequency(w.last_channel_hz) << "  ref " << formatFrequency(w.ref_frequency_hz)
-      << "  width " << formatFrequency(w.channel_width_hz) << "  total "
-      << formatFrequency(w.total_bandwidth_hz) << "\n";
+      << " .. " << formatFrequency(w.last_channel_hz) << "  ref "
+      << formatFrequency(w.ref_frequency_hz) << "  width " << formatFrequency(w.channel_width_hz)
+      << "  total " << formatFrequency(w.total_bandwidth_hz) << "\n";
   }
   o << "Correlations:  " << s.polarizations.size() << " setup(s)\n";
   for (const auto& p : s.polarizations) {

@@ -13,12 +13,20 @@ namespace apertura {
 struct VisibilityChunk {
   int field_id = 0;
   int spectral_window_id = 0;
-  std::size_t first_row = 0;  // row index in the data set of row 0 of this chunk
+  // Index of row 0 of this chunk in the sequence of rows its source yields (autocorrelations and
+  // deselected rows are not in that sequence). Resident and streaming reads give the same value.
+  std::size_t first_row = 0;
 
   std::vector<double> frequencies_hz;  // per channel
   std::vector<double> uvw_m;           // 3 per row: u, v, w in metres
   std::vector<std::complex<float>> visibilities;
   std::vector<float> weights;  // per sample; 0 where flagged
+
+  // Per row, for weighting by time/baseline and for diagnostics. Antennas are 0-based indices
+  // (UVFITS antenna numbers minus one).
+  std::vector<double> time_mjd_s;
+  std::vector<int> antenna1;
+  std::vector<int> antenna2;
 
   std::size_t num_rows() const { return uvw_m.size() / 3; }
   std::size_t num_channels() const { return frequencies_hz.size(); }

@@ -47,7 +47,7 @@ class RunObserver {
   virtual void stageFinished(const std::string& /*stage*/, double /*seconds*/) {}
   virtual void progress(double /*fraction*/, const std::string& /*message*/) {}
   virtual void iteration(const IterationMetrics& /*metrics*/) {}
-  virtual void snapshot(std::shared_ptr<const ImageSnapshot> /*image*/) {}
+  virtual void snapshot(const std::shared_ptr<const ImageSnapshot>& /*image*/) {}
   virtual void resources(const ResourceSample& /*sample*/) {}
   virtual void warning(const std::string& /*message*/) {}
 };

@@ -1,6 +1,5 @@
 #include "core/io/ms_summary.h"
 
-#include <algorithm>
 #include <casacore/casa/Arrays/Array.h>
 #include <casacore/casa/Arrays/Matrix.h>
 #include <casacore/casa/Arrays/Vector.h>
@@ -10,12 +9,14 @@
 #include <casacore/tables/Tables/ScalarColumn.h>
 #include <casacore/tables/Tables/Table.h>
 #include <casacore/tables/Tables/TableRecord.h>
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <limits>
 #include <optional>
 #include <set>
 
+#include "core/io/casacore_lock.h"
 #include "core/util/input_error.h"
 
 namespace apertura {
@@ -49,12 +50,14 @@ void readFields(const cc::Table& main, const std::string& path, DatasetSummary& 
   const auto& kw = dir.keywordSet();
   if (kw.isDefined("MEASINFO")) {
     const auto& info = kw.asRecord("MEASINFO");
-    if (info.isDefined("Ref")) frame = info.asString("Ref");
+    if (info.isDefined("Ref"))
+      frame = info.asString("Ref");
   }
   for (cc::rownr_t r = 0; r < field.nrow(); ++r) {
     FieldInfo f;
     f.id = static_cast<int>(r);
-    if (has_name) f.name = cc::ScalarColumn<cc::String>(field, "NAME")(r);
+    if (has_name)
+      f.name = cc::ScalarColumn<cc::String>(field, "NAME")(r);
     cc::Array<double> d = dir(r);
     if (d.nelements() < 2) {
       throw InputError(path, "FIELD.PHASE_DIR row " + std::to_string(r) +
@@ -89,7 +92,8 @@ void readSpectralWindows(const cc::Table& main, const std::string& path, Dataset
     }
     if (desc.isColumn("CHAN_WIDTH") && w.num_channels > 0) {
       cc::Vector<double> width = cc::ArrayColumn<double>(spw, "CHAN_WIDTH")(r);
-      if (width.nelements() > 0) w.channel_width_hz = width(0);
+      if (width.nelements() > 0)
+        w.channel_width_hz = width(0);
     }
     s.spectral_windows.push_back(w);
   }
@@ -116,9 +120,11 @@ void readPolarizations(const cc::Table& main, const std::string& path, DatasetSu
 }
 
 void readTelescope(const cc::Table& main, DatasetSummary& s) {
-  if (!main.keywordSet().isDefined("OBSERVATION")) return;
+  if (!main.keywordSet().isDefined("OBSERVATION"))
+    return;
   cc::Table obs = main.keywordSet().asTable("OBSERVATION");
-  if (obs.nrow() == 0 || !obs.tableDesc().isColumn("TELESCOPE_NAME")) return;
+  if (obs.nrow() == 0 || !obs.tableDesc().isColumn("TELESCOPE_NAME"))
+    return;
   s.telescope = cc::ScalarColumn<cc::String>(obs, "TELESCOPE_NAME")(0);
 }
 
@@ -128,25 +134,52 @@ void countFlags(const cc::Table& main, DatasetSummary& s) {
   const auto& desc = main.tableDesc();
   const bool has_flag = desc.isColumn("FLAG");
   const bool has_flag_row = desc.isColumn("FLAG_ROW");
-  if (!has_flag) return;
+  if (!has_flag)
+    return;
   cc::ArrayColumn<bool> flag(main, "FLAG");
   std::optional<cc::ScalarColumn<bool>> flag_row;
-  if (has_flag_row) flag_row.emplace(main, "FLAG_ROW");
+  if (has_flag_row)
+    flag_row.emplace(main, "FLAG_ROW");
+  cc::ScalarColumn<int> ant1(main, "ANTENNA1"), ant2(main, "ANTENNA2");
   for (cc::rownr_t r = 0; r < main.nrow(); ++r) {
-    if (!flag.isDefined(r)) continue;
+    if (!flag.isDefined(r))
+      continue;
     const cc::IPosition shape = flag.shape(r);
     const auto cells = static_cast<std::uint64_t>(shape.product());
+    const bool cross = ant1(r) != ant2(r);
     s.flag_cells_total += cells;
     if (flag_row && (*flag_row)(r)) {
       s.flag_cells_flagged += cells;
       continue;
     }
     cc::Array<bool> f = flag(r);
-    s.flag_cells_flagged += static_cast<std::uint64_t>(std::count(f.begin(), f.end(), true));
+    const auto flagged = static_cast<std::uint64_t>(std::count(f.begin(), f.end(), true));
+    s.flag_cells_flagged += flagged;
+    if (cross)
+      s.unflagged_visibilities += cells - flagged;
   }
 }
 
-void scanRows(const cc::Table& main, const std::string& path, DatasetSummary& s) {
+// The smallest dish among the antennas in use sets the widest primary beam.
+void readDishDiameter(const cc::Table& main, const std::set<int>& used, DatasetSummary& s) {
+  if (!main.keywordSet().isDefined("ANTENNA"))
+    return;
+  cc::Table ant = main.keywordSet().asTable("ANTENNA");
+  if (!ant.tableDesc().isColumn("DISH_DIAMETER"))
+    return;
+  cc::ScalarColumn<double> dish(ant, "DISH_DIAMETER");
+  double smallest = 0.0;
+  for (int a : used) {
+    if (a < 0 || static_cast<cc::rownr_t>(a) >= ant.nrow())
+      continue;
+    const double d = dish(static_cast<cc::rownr_t>(a));
+    if (d > 0.0 && std::isfinite(d) && (smallest == 0.0 || d < smallest))
+      smallest = d;
+  }
+  s.dish_diameter_m = smallest;
+}
+
+std::set<int> scanRows(const cc::Table& main, const std::string& path, DatasetSummary& s) {
   requireColumn(main, path, "MAIN", "UVW");
   requireColumn(main, path, "MAIN", "ANTENNA1");
   requireColumn(main, path, "MAIN", "ANTENNA2");
@@ -203,16 +236,20 @@ void scanRows(const cc::Table& main, const std::string& path, DatasetSummary& s)
     s.min_baseline_m = bmin;
     s.max_baseline_m = bmax;
   }
+  return antennas;
 }
 
 }  // namespace
 
 DatasetSummary summarizeMeasurementSet(const std::string& path) {
+  const auto lock = lockCasacore();
   namespace fs = std::filesystem;
   std::error_code ec;
-  if (!fs::exists(path, ec)) throw InputError(path, "no such file or directory");
+  if (!fs::exists(path, ec))
+    throw InputError(path, "no such file or directory");
   if (!fs::is_directory(path, ec) || !cc::Table::isReadable(path)) {
-    throw InputError(path, "not a casacore table (a Measurement Set is a directory with table.dat)");
+    throw InputError(path,
+                     "not a casacore table (a Measurement Set is a directory with table.dat)");
   }
   DatasetSummary s;
   s.path = path;
@@ -222,7 +259,7 @@ DatasetSummary summarizeMeasurementSet(const std::string& path) {
     s.rows = main.nrow();
     const auto names = main.tableDesc().columnNames();
     s.columns.assign(names.begin(), names.end());
-    scanRows(main, path, s);
+    const std::set<int> used = scanRows(main, path, s);
     s.antennas_listed = static_cast<int>(openSubtable(main, path, "ANTENNA").nrow());
     readFields(main, path, s);
     readSpectralWindows(main, path, s);
@@ -230,6 +267,8 @@ DatasetSummary summarizeMeasurementSet(const std::string& path) {
     openSubtable(main, path, "DATA_DESCRIPTION");
     readTelescope(main, s);
     countFlags(main, s);
+    readDishDiameter(main, used, s);
+    deriveImagingSuggestions(s);
   } catch (const InputError&) {
     throw;
   } catch (const cc::AipsError& e) {

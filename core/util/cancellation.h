@@ -24,7 +24,8 @@ class OperationCancelled : public std::runtime_error {
 };
 
 inline void throwIfCancelled(const CancellationToken* token) {
-  if (token != nullptr && token->cancelled()) throw OperationCancelled();
+  if (token != nullptr && token->cancelled())
+    throw OperationCancelled();
 }
 
 }  // namespace apertura

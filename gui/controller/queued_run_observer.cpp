@@ -24,11 +24,11 @@ void QueuedRunObserver::iteration(const IterationMetrics& metrics) {
   pending_.metrics.push_back(metrics);
 }
 
-void QueuedRunObserver::snapshot(std::shared_ptr<const ImageSnapshot> image) {
+void QueuedRunObserver::snapshot(const std::shared_ptr<const ImageSnapshot>& image) {
   if (!image)
     return;
   std::lock_guard<std::mutex> lock(mutex_);
-  images_[image->name].put(std::move(image));
+  images_[image->name].put(image);
 }
 
 void QueuedRunObserver::resources(const ResourceSample& sample) {

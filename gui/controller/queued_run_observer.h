@@ -34,7 +34,7 @@ class QueuedRunObserver : public apertura::engine::RunObserver {
   void stageFinished(const std::string& stage, double seconds) override;
   void progress(double fraction, const std::string& message) override;
   void iteration(const apertura::engine::IterationMetrics& metrics) override;
-  void snapshot(std::shared_ptr<const apertura::engine::ImageSnapshot> image) override;
+  void snapshot(const std::shared_ptr<const apertura::engine::ImageSnapshot>& image) override;
   void resources(const apertura::engine::ResourceSample& sample) override;
   void warning(const std::string& message) override;
 

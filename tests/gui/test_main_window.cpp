@@ -22,7 +22,8 @@ int foregroundPixels(const QImage& image) {
   const QRgb background = image.pixel(0, 0);
   int count = 0;
   for (int y = 0; y < image.height(); ++y) {
-    for (int x = 0; x < image.width(); ++x) count += image.pixel(x, y) != background ? 1 : 0;
+    for (int x = 0; x < image.width(); ++x)
+      count += image.pixel(x, y) != background ? 1 : 0;
   }
   return count;
 }
@@ -49,7 +50,8 @@ class TestMainWindow : public QObject {
     QVERIFY(!menus.isEmpty());
     QCOMPARE(menus.first()->text(), QString("&File"));
     QStringList items;
-    for (QAction* a : menus.first()->menu()->actions()) items << a->text();
+    for (QAction* a : menus.first()->menu()->actions())
+      items << a->text();
     QVERIFY2(items.contains("&Open data set…") && items.contains("&Quit"),
              qPrintable(items.join(",")));
   }

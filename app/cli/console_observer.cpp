@@ -1,0 +1,103 @@
+#include "app/cli/console_observer.h"
+
+#include <cmath>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+namespace apertura::cli {
+
+using nlohmann::json;
+
+namespace {
+void printLine(const std::string& line) {
+  std::fputs(line.c_str(), stdout);
+  std::fputc('\n', stdout);
+  std::fflush(stdout);
+}
+}  // namespace
+
+void ConsoleObserver::stageStarted(const std::string& stage) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  printLine(json_ ? json{{"event", "stage_started"}, {"stage", stage}}.dump() : "== " + stage);
+}
+
+void ConsoleObserver::stageFinished(const std::string& stage, double seconds) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  char buf[128];
+  std::snprintf(buf, sizeof buf, "   %s done in %.2f s (peak RSS %.0f MiB)", stage.c_str(), seconds,
+                last_resources_.peak_rss_bytes / 1048576.0);
+  printLine(json_ ? json{{"event", "stage_finished"}, {"stage", stage}, {"seconds", seconds}}.dump()
+                  : buf);
+}
+
+void ConsoleObserver::progress(double fraction, const std::string& message) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  // At most five progress lines a second: a text bar, not a flood.
+  const auto now = std::chrono::steady_clock::now();
+  if (fraction < 1.0 && now - last_progress_ < std::chrono::milliseconds(200))
+    return;
+  last_progress_ = now;
+  if (json_) {
+    printLine(json{{"event", "progress"}, {"fraction", fraction}, {"message", message}}.dump());
+    return;
+  }
+  const int width = 30;
+  const int filled = static_cast<int>(std::lround(fraction * width));
+  printLine("   [" + std::string(std::size_t(std::max(0, filled)), '#') +
+            std::string(std::size_t(std::max(0, width - filled)), '.') + "] " +
+            std::to_string(std::lround(fraction * 100.0)) + "% " + message);
+}
+
+void ConsoleObserver::iteration(const apertura::engine::IterationMetrics& m) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (json_) {
+    json terms = json::object();
+    for (const auto& [name, value] : m.terms)
+      terms[name] = value;
+    printLine(json{{"event", "iteration"},
+                   {"iteration", m.iteration},
+                   {"objective", m.objective},
+                   {"terms", terms},
+                   {"chi2_per_dof", m.chi2_per_dof},
+                   {"gradient_norm", m.gradient_norm},
+                   {"step", m.step},
+                   {"seconds", m.seconds}}
+                  .dump());
+    return;
+  }
+  char buf[256];
+  std::snprintf(buf, sizeof buf,
+                "   iter %4d  objective %.6e  chi2/dof %.4f  |grad| %.3e  step %.3e  %.3f s",
+                m.iteration, m.objective, m.chi2_per_dof, m.gradient_norm, m.step, m.seconds);
+  printLine(buf);
+}
+
+void ConsoleObserver::resources(const apertura::engine::ResourceSample& s) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  last_resources_ = s;
+  if (json_) {
+    printLine(json{{"event", "resources"},
+                   {"wall_s", s.wall_s},
+                   {"cpu_s", s.cpu_s},
+                   {"rss_bytes", s.rss_bytes},
+                   {"peak_rss_bytes", s.peak_rss_bytes},
+                   {"tracked_bytes", s.tracked_bytes}}
+                  .dump());
+  }
+}
+
+void ConsoleObserver::warning(const std::string& message) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (json_) {
+    printLine(json{{"event", "warning"}, {"message", message}}.dump());
+  } else {
+    std::fprintf(stderr, "apertura-cli: warning: %s\n", message.c_str());
+  }
+}
+
+void ConsoleObserver::event(const std::string& name, const std::string& message) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  printLine(json_ ? json{{"event", name}, {"message", message}}.dump() : message);
+}
+
+}  // namespace apertura::cli

@@ -1,0 +1,31 @@
+#pragma once
+
+#include <chrono>
+#include <mutex>
+
+#include "core/engine/run_observer.h"
+
+namespace apertura::cli {
+
+// Prints a run's progress to stdout: readable lines, or JSON lines (`--json`) for scripts and for
+// front ends that follow a remote run. Thread-safe: the engine calls it from worker threads.
+class ConsoleObserver : public apertura::engine::RunObserver {
+ public:
+  explicit ConsoleObserver(bool json) : json_(json) {}
+
+  void stageStarted(const std::string& stage) override;
+  void stageFinished(const std::string& stage, double seconds) override;
+  void progress(double fraction, const std::string& message) override;
+  void iteration(const apertura::engine::IterationMetrics& m) override;
+  void resources(const apertura::engine::ResourceSample& s) override;
+  void warning(const std::string& message) override;
+  void event(const std::string& name, const std::string& message);
+
+ private:
+  std::mutex mutex_;
+  bool json_;
+  std::chrono::steady_clock::time_point last_progress_{};
+  apertura::engine::ResourceSample last_resources_{};
+};
+
+}  // namespace apertura::cli

@@ -1,0 +1,93 @@
+#include "core/imaging/fft_plans.h"
+
+#include <fftw3.h>
+
+#include <map>
+#include <mutex>
+#include <stdexcept>
+#include <tuple>
+
+namespace apertura::imaging {
+
+namespace {
+
+using Key = std::tuple<int, int, int, int, int, int, int>;
+
+std::mutex& plannerMutex() {
+  static std::mutex m;
+  return m;
+}
+
+// FFTW plans for one precision; the traits select the fftw_ / fftwf_ API.
+template <typename T>
+struct Fftw;
+
+template <>
+struct Fftw<double> {
+  using Plan = fftw_plan;
+  using Cx = fftw_complex;
+  static void initThreads() { fftw_init_threads(); }
+  static void setThreads(int n) { fftw_plan_with_nthreads(n); }
+  static int alignment(double* p) { return fftw_alignment_of(p); }
+  static Plan plan(int n, int howmany, Cx* d, int stride, int dist, int sign) {
+    return fftw_plan_many_dft(1, &n, howmany, d, nullptr, stride, dist, d, nullptr, stride, dist,
+                              sign, FFTW_ESTIMATE);
+  }
+  static void execute(Plan p, Cx* d) { fftw_execute_dft(p, d, d); }
+};
+
+template <>
+struct Fftw<float> {
+  using Plan = fftwf_plan;
+  using Cx = fftwf_complex;
+  static void initThreads() { fftwf_init_threads(); }
+  static void setThreads(int n) { fftwf_plan_with_nthreads(n); }
+  static int alignment(float* p) { return fftwf_alignment_of(p); }
+  static Plan plan(int n, int howmany, Cx* d, int stride, int dist, int sign) {
+    return fftwf_plan_many_dft(1, &n, howmany, d, nullptr, stride, dist, d, nullptr, stride, dist,
+                               sign, FFTW_ESTIMATE);
+  }
+  static void execute(Plan p, Cx* d) { fftwf_execute_dft(p, d, d); }
+};
+
+template <typename T>
+typename Fftw<T>::Plan cachedPlan(std::complex<T>* data, int length, int howmany, int stride,
+                                  int dist, bool forward, int threads) {
+  using F = Fftw<T>;
+  static std::map<Key, typename F::Plan> cache;  // guarded by plannerMutex()
+  static bool threads_ready = false;
+  const int align = F::alignment(reinterpret_cast<T*>(data));
+  const Key key{length, howmany, stride, dist, forward ? 1 : 0, threads, align};
+  std::lock_guard<std::mutex> lock(plannerMutex());
+  auto it = cache.find(key);
+  if (it != cache.end())
+    return it->second;
+  if (!threads_ready) {
+    F::initThreads();
+    threads_ready = true;
+  }
+  F::setThreads(threads);
+  // FFTW_ESTIMATE never touches the array, so planning on the caller's data is safe.
+  auto plan = F::plan(length, howmany, reinterpret_cast<typename F::Cx*>(data), stride, dist,
+                      forward ? FFTW_FORWARD : FFTW_BACKWARD);
+  if (!plan)
+    throw std::runtime_error("FFTW could not create a plan");
+  cache.emplace(key, plan);
+  return plan;
+}
+
+}  // namespace
+
+template <typename T>
+void fftMany(std::complex<T>* data, int length, int howmany, int stride, int dist, bool forward,
+             int threads) {
+  if (howmany <= 0)
+    return;
+  auto plan = cachedPlan<T>(data, length, howmany, stride, dist, forward, threads);
+  Fftw<T>::execute(plan, reinterpret_cast<typename Fftw<T>::Cx*>(data));
+}
+
+template void fftMany<float>(std::complex<float>*, int, int, int, int, bool, int);
+template void fftMany<double>(std::complex<double>*, int, int, int, int, bool, int);
+
+}  // namespace apertura::imaging

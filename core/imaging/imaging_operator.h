@@ -1,0 +1,54 @@
+#pragma once
+
+#include <complex>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/imaging/image_geometry.h"
+#include "core/imaging/kernel.h"
+#include "core/imaging/uv_samples.h"
+
+namespace apertura::imaging {
+
+struct OperatorSettings {
+  double epsilon = 1e-4;      // requested accuracy (L2 relative error against the direct DFT)
+  double oversampling = 2.0;  // sigma: grid size / image size, 1.2 .. 2.5
+  KernelType kernel = KernelType::ExpSemicircle;
+  int threads = 0;          // 0: all hardware threads
+  bool w_stacking = false;  // include the w-term exp(-2 pi i w (n - 1)); else it is dropped
+};
+
+// The measurement operator pair of the imaging model:
+//   A   (degrid): V_k = sum_pixels I(l, m) exp(-2 pi i (u_k l + v_k m + w_k (n - 1)))
+//   A^H (grid):   I'(l, m) = sum_k y_k exp(+2 pi i (u_k l + v_k m + w_k (n - 1)))
+// with n = sqrt(1 - l^2 - m^2) (the w-term only with w_stacking). A and A^H are exact adjoints of
+// each other (same kernel, same correction) and both approximate the direct sums to `epsilon`.
+// Images are nx * ny, ix fastest. The sample positions are set once (setSamples sorts them into
+// grid tiles) and reused by every later call, as an RML loop does.
+template <typename T>
+class ImagingOperator {
+ public:
+  using Complex = std::complex<T>;
+  virtual ~ImagingOperator() = default;
+
+  virtual void setSamples(const std::vector<UvwBlock>& blocks) = 0;
+  // vis[b] receives numSamples() of blocks[b] (layout row-major: r * num_channels + c).
+  virtual void degrid(const Complex* image, const std::vector<Complex*>& vis) = 0;
+  // image = A^H (weights .* vis); weights[b] may be null (all ones) or hold one weight per sample.
+  virtual void grid(const std::vector<const Complex*>& vis,
+                    const std::vector<const float*>& weights, Complex* image) = 0;
+
+  virtual const ImageGeometry& geometry() const = 0;
+  virtual const KernelShape& kernel() const = 0;
+  virtual int gridCellsX() const = 0;
+  virtual int gridCellsY() const = 0;
+  virtual std::string describe() const = 0;  // for logs and FITS HISTORY
+};
+
+// The CPU backend (threaded over grid tiles, FFTW).
+template <typename T>
+std::unique_ptr<ImagingOperator<T>> makeCpuOperator(const ImageGeometry& geometry,
+                                                    const OperatorSettings& settings);
+
+}  // namespace apertura::imaging

@@ -1,0 +1,34 @@
+#include "core/io/dataset_format.h"
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "core/util/input_error.h"
+
+namespace apertura {
+
+DatasetFormat detectDatasetFormat(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::exists(path, ec))
+    throw InputError(path, "no such file or directory");
+  if (fs::is_directory(path, ec)) {
+    if (!fs::exists(fs::path(path) / "table.dat", ec)) {
+      throw InputError(path,
+                       "not a casacore table (a Measurement Set is a directory with table.dat)");
+    }
+    return DatasetFormat::kMeasurementSet;
+  }
+  char head[9] = {0};
+  std::ifstream in(path, std::ios::binary);
+  in.read(head, sizeof head);
+  if (in.gcount() == sizeof head && std::memcmp(head, "SIMPLE  =", sizeof head) == 0) {
+    return DatasetFormat::kUvfits;
+  }
+  throw InputError(path,
+                   "unrecognised format: neither a Measurement Set (a directory with table.dat) "
+                   "nor UVFITS (a file starting with \"SIMPLE  =\")");
+}
+
+}  // namespace apertura

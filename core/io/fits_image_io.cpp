@@ -1,0 +1,299 @@
+#include "core/io/fits_image_io.h"
+
+#include <fitsio.h>
+#include <wcslib/wcs.h>
+#include <wcslib/wcshdr.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <vector>
+
+#include "core/util/atomic_file.h"
+#include "core/util/input_error.h"
+
+namespace apertura {
+namespace {
+
+constexpr double kDeg = M_PI / 180.0;
+
+std::string fitsError(int status) {
+  char text[FLEN_STATUS] = {0};
+  fits_get_errstatus(status, text);
+  return text;
+}
+
+struct FitsCloser {
+  void operator()(fitsfile* f) const {
+    int status = 0;
+    fits_close_file(f, &status);
+  }
+};
+using FitsPtr = std::unique_ptr<fitsfile, FitsCloser>;
+
+class Writer {
+ public:
+  Writer(fitsfile* f, const std::string& path) : f_(f), path_(path) {}
+  void key(const char* name, double value, const char* comment) {
+    fits_update_key(f_, TDOUBLE, name, &value, comment, &status_);
+    check(name);
+  }
+  void key(const char* name, const std::string& value, const char* comment) {
+    fits_update_key(f_, TSTRING, name, const_cast<char*>(value.c_str()), comment, &status_);
+    check(name);
+  }
+  void history(const std::string& line) {
+    fits_write_history(f_, line.c_str(), &status_);
+    check("HISTORY");
+  }
+  void check(const std::string& what) {
+    if (status_ != 0)
+      throw InputError(path_, "cannot write FITS " + what + ": " + fitsError(status_));
+  }
+  int& status() { return status_; }
+
+ private:
+  fitsfile* f_;
+  std::string path_;
+  int status_ = 0;
+};
+
+void writeHeader(Writer& w, const FitsImage& img) {
+  w.key("BUNIT", img.bunit, "Brightness unit");
+  w.key("BTYPE", std::string("Intensity"), "");
+  if (!img.object.empty())
+    w.key("OBJECT", img.object, "");
+  if (!img.telescope.empty())
+    w.key("TELESCOP", img.telescope, "");
+  w.key("ORIGIN", std::string("Apertura"), "");
+  w.key("EQUINOX", 2000.0, "J2000");
+  w.key("RADESYS", std::string("FK5"), "");
+  w.key("CTYPE1", "RA---" + img.projection, "");
+  w.key("CRVAL1", img.ref_ra_rad / kDeg, "deg");
+  w.key("CDELT1", img.cell_x_rad / kDeg, "deg");
+  w.key("CRPIX1", img.ref_pixel_x + 1.0, "");
+  w.key("CUNIT1", std::string("deg"), "");
+  w.key("CTYPE2", "DEC--" + img.projection, "");
+  w.key("CRVAL2", img.ref_dec_rad / kDeg, "deg");
+  w.key("CDELT2", img.cell_y_rad / kDeg, "deg");
+  w.key("CRPIX2", img.ref_pixel_y + 1.0, "");
+  w.key("CUNIT2", std::string("deg"), "");
+  if (img.frequency_hz > 0.0) {
+    w.key("CTYPE3", std::string("FREQ"), "");
+    w.key("CRVAL3", img.frequency_hz, "Hz");
+    w.key("CDELT3", img.bandwidth_hz > 0.0 ? img.bandwidth_hz : 1.0, "Hz");
+    w.key("CRPIX3", 1.0, "");
+    w.key("CUNIT3", std::string("Hz"), "");
+    w.key("CTYPE4", std::string("STOKES"), "");
+    w.key("CRVAL4", 1.0, "Stokes I");
+    w.key("CDELT4", 1.0, "");
+    w.key("CRPIX4", 1.0, "");
+    w.key("SPECSYS", std::string("TOPOCENT"), "");
+  }
+  if (img.beam) {
+    w.key("BMAJ", img.beam->major_fwhm_rad / kDeg, "deg");
+    w.key("BMIN", img.beam->minor_fwhm_rad / kDeg, "deg");
+    w.key("BPA", img.beam->position_angle_rad / kDeg, "deg");
+  }
+  for (const auto& h : img.history)
+    w.history(h);
+}
+
+}  // namespace
+
+void writeFitsImage(const std::string& path, const FitsImage& img, FitsPixelType type) {
+  if (img.nx <= 0 || img.ny <= 0 ||
+      img.pixels.size() != static_cast<std::size_t>(img.nx) * img.ny) {
+    throw InputError(path, "image size and pixel count disagree");
+  }
+  const std::string tmp = temporarySiblingPath(path);
+  try {
+    fitsfile* raw = nullptr;
+    int status = 0;
+    fits_create_file(&raw, ("!" + tmp).c_str(), &status);
+    if (status != 0)
+      throw InputError(path, "cannot create FITS file: " + fitsError(status));
+    FitsPtr f(raw);
+    Writer w(raw, path);
+    long naxes[4] = {img.nx, img.ny, 1, 1};
+    const int naxis = img.frequency_hz > 0.0 ? 4 : 2;
+    fits_create_img(raw, type == FitsPixelType::Float32 ? FLOAT_IMG : DOUBLE_IMG, naxis, naxes,
+                    &w.status());
+    w.check("image");
+    writeHeader(w, img);
+    fits_write_date(raw, &w.status());
+    fits_write_img(raw, TDOUBLE, 1, static_cast<LONGLONG>(img.pixels.size()),
+                   const_cast<double*>(img.pixels.data()), &w.status());
+    w.check("pixels");
+    fits_close_file(f.release(), &w.status());
+    w.check("file (close)");
+  } catch (...) {
+    std::remove(tmp.c_str());
+    throw;
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) {
+    std::remove(tmp.c_str());
+    throw InputError(path, "could not replace the file: " + ec.message());
+  }
+}
+
+namespace {
+
+struct WcsHolder {
+  wcsprm* wcs = nullptr;
+  int nwcs = 0;
+  ~WcsHolder() {
+    if (wcs)
+      wcsvfree(&nwcs, &wcs);
+  }
+};
+
+std::string readString(fitsfile* f, const char* key) {
+  char value[FLEN_VALUE] = {0};
+  int status = 0;
+  fits_read_key(f, TSTRING, key, value, nullptr, &status);
+  return status == 0 ? std::string(value) : std::string();
+}
+
+std::optional<double> readDouble(fitsfile* f, const char* key) {
+  double value = 0.0;
+  int status = 0;
+  fits_read_key(f, TDOUBLE, key, &value, nullptr, &status);
+  if (status != 0)
+    return std::nullopt;
+  return value;
+}
+
+void readWcs(fitsfile* f, const std::string& path, FitsImage& img) {
+  char* header = nullptr;
+  int nkeys = 0, status = 0;
+  fits_hdr2str(f, 1, nullptr, 0, &header, &nkeys, &status);
+  if (status != 0)
+    throw InputError(path, "cannot read the FITS header: " + fitsError(status));
+  WcsHolder h;
+  int nreject = 0;
+  const int err = wcspih(header, nkeys, WCSHDR_all, 0, &nreject, &h.nwcs, &h.wcs);
+  fits_free_memory(header, &status);
+  if (err != 0 || h.nwcs < 1)
+    throw InputError(path, "the FITS header has no usable WCS");
+  wcsprm& w = h.wcs[0];
+  if (wcsset(&w) != 0)
+    throw InputError(path, "wcslib rejects the header's WCS (CTYPE/CRVAL/CDELT)");
+  if (w.lng != 0 || w.lat != 1) {
+    throw InputError(path,
+                     "expected RA on axis 1 and Dec on axis 2 (CTYPE1 = RA---xxx, "
+                     "CTYPE2 = DEC--xxx)");
+  }
+  const int n = w.naxis;
+  // Pixel-to-intermediate matrix: CDi_j when the header uses CD, else CDELTi * PCi_j.
+  std::vector<double> m(static_cast<std::size_t>(n) * n);
+  for (int i = 0; i < n; ++i) {
+    for (int j = 0; j < n; ++j) {
+      m[i * n + j] = (w.altlin & 2) ? w.cd[i * n + j] : w.cdelt[i] * w.pc[i * n + j];
+    }
+  }
+  const double scale = std::fabs(m[0]) + std::fabs(m[n + 1]);
+  if (std::fabs(m[1]) > 1e-9 * scale || std::fabs(m[n]) > 1e-9 * scale) {
+    throw InputError(path, "rotated pixel grids (off-diagonal PC/CD) are not supported");
+  }
+  img.cell_x_rad = m[0] * kDeg;
+  img.cell_y_rad = m[n + 1] * kDeg;
+  img.ref_pixel_x = w.crpix[0] - 1.0;
+  img.ref_pixel_y = w.crpix[1] - 1.0;
+  img.ref_ra_rad = w.crval[0] * kDeg;
+  img.ref_dec_rad = w.crval[1] * kDeg;
+  img.projection = std::string(w.ctype[0]).substr(5, 3);
+  if (w.spec >= 0)
+    img.frequency_hz = w.crval[w.spec];
+}
+
+}  // namespace
+
+FitsImage readFitsImage(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec))
+    throw InputError(path, "no such file or directory");
+  fitsfile* raw = nullptr;
+  int status = 0;
+  fits_open_image(&raw, path.c_str(), READONLY, &status);
+  if (status != 0)
+    throw InputError(path, "not a readable FITS image: " + fitsError(status));
+  FitsPtr f(raw);
+  int naxis = 0;
+  long naxes[8] = {1, 1, 1, 1, 1, 1, 1, 1};
+  fits_get_img_dim(raw, &naxis, &status);
+  if (naxis < 2 || naxis > 8)
+    throw InputError(path, "NAXIS must be 2 to 8 for a sky image");
+  fits_get_img_size(raw, naxis, naxes, &status);
+  for (int i = 2; i < naxis; ++i) {
+    if (naxes[i] != 1) {
+      throw InputError(path, "NAXIS" + std::to_string(i + 1) +
+                                 " must be 1 (only one plane of a cube can be a sky model)");
+    }
+  }
+  FitsImage img;
+  img.nx = static_cast<int>(naxes[0]);
+  img.ny = static_cast<int>(naxes[1]);
+  readWcs(raw, path, img);
+  img.bunit = readString(raw, "BUNIT");
+  img.object = readString(raw, "OBJECT");
+  img.telescope = readString(raw, "TELESCOP");
+  const auto bmaj = readDouble(raw, "BMAJ"), bmin = readDouble(raw, "BMIN");
+  if (bmaj && bmin) {
+    img.beam = ImageBeam{*bmaj * kDeg, *bmin * kDeg, readDouble(raw, "BPA").value_or(0.0) * kDeg};
+  }
+  int nkeys = 0;
+  fits_get_hdrspace(raw, &nkeys, nullptr, &status);
+  for (int k = 1; k <= nkeys; ++k) {
+    char card[FLEN_CARD] = {0};
+    fits_read_record(raw, k, card, &status);
+    const std::string c(card);
+    if (c.rfind("HISTORY", 0) == 0)
+      img.history.push_back(c.size() > 8 ? c.substr(8) : "");
+  }
+  img.pixels.assign(static_cast<std::size_t>(img.nx) * img.ny, 0.0);
+  double nulval = std::nan("");
+  int anynul = 0;
+  fits_read_img(raw, TDOUBLE, 1, static_cast<LONGLONG>(img.pixels.size()), &nulval,
+                img.pixels.data(), &anynul, &status);
+  if (status != 0)
+    throw InputError(path, "cannot read the pixels: " + fitsError(status));
+  return img;
+}
+
+std::vector<double> fitsPixelsToWorld(const FitsImage& img, const std::vector<double>& xy) {
+  wcsprm w;
+  w.flag = -1;
+  wcsini(1, 2, &w);
+  std::snprintf(w.ctype[0], sizeof(w.ctype[0]), "RA---%s", img.projection.c_str());
+  std::snprintf(w.ctype[1], sizeof(w.ctype[1]), "DEC--%s", img.projection.c_str());
+  w.crval[0] = img.ref_ra_rad / kDeg;
+  w.crval[1] = img.ref_dec_rad / kDeg;
+  w.crpix[0] = img.ref_pixel_x + 1.0;
+  w.crpix[1] = img.ref_pixel_y + 1.0;
+  w.cdelt[0] = img.cell_x_rad / kDeg;
+  w.cdelt[1] = img.cell_y_rad / kDeg;
+  std::vector<double> world(xy.size(), 0.0);
+  const int ncoord = static_cast<int>(xy.size() / 2);
+  if (wcsset(&w) != 0) {
+    wcsfree(&w);
+    throw InputError("", "wcslib rejects the image WCS (projection " + img.projection + ")");
+  }
+  std::vector<double> pix(xy.size()), imgcrd(xy.size()), phi(ncoord), theta(ncoord);
+  std::vector<int> stat(ncoord);
+  for (std::size_t i = 0; i < xy.size(); ++i)
+    pix[i] = xy[i] + 1.0;  // FITS pixels are 1-based
+  if (ncoord > 0) {
+    wcsp2s(&w, ncoord, 2, pix.data(), imgcrd.data(), phi.data(), theta.data(), world.data(),
+           stat.data());
+  }
+  wcsfree(&w);
+  for (double& v : world)
+    v *= kDeg;
+  return world;
+}
+
+}  // namespace apertura

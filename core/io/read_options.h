@@ -1,0 +1,38 @@
+#pragma once
+
+#include <cstddef>
+#include <optional>
+
+#include "core/io/selection.h"
+#include "core/util/cancellation.h"
+
+namespace apertura {
+
+enum class ReadMode {
+  kAuto,       // resident when the selected data fit memory_budget_bytes, else streaming
+  kResident,   // read once, keep every chunk in RAM
+  kStreaming,  // re-read from disk on every pass; memory bounded by the chunk size
+};
+
+struct ReadOptions {
+  VisibilitySelection selection;
+  ReadMode mode = ReadMode::kAuto;
+  // Rows per chunk; none: derived from memory_budget_bytes (see autoChunkRows).
+  std::optional<std::size_t> chunk_rows;
+  std::size_t memory_budget_bytes = std::size_t{1} << 30;
+  // Chunks the I/O thread keeps ready ahead of the consumer (a bounded queue; 1 or 2).
+  int prefetch_depth = 2;
+  const CancellationToken* cancel = nullptr;  // not owned; must outlive the source
+};
+
+// Bytes a chunk of one row takes in memory while a reader forms it: the raw correlations
+// (value, weight, flag) plus the product (value, weight) plus per-row metadata.
+std::size_t bytesPerChunkRow(std::size_t channels, std::size_t correlations);
+
+// Rows per chunk such that the chunks alive at once in streaming mode (the queue, the one being
+// read and the one the consumer holds: prefetch_depth + 2) fit the budget; at least 1 row and at
+// most 1,048,576.
+std::size_t autoChunkRows(const ReadOptions& options, std::size_t channels,
+                          std::size_t correlations);
+
+}  // namespace apertura

@@ -1,0 +1,75 @@
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "core/io/correlation.h"
+
+namespace apertura {
+
+class UvfitsHandle;
+
+// The random-groups structure of a UVFITS file (AIPS Memo 117), decoded from the primary header
+// and the AIPS FQ and AN tables.
+struct UvfitsLayout {
+  std::string path;
+  long long gcount = 0;
+  long pcount = 0;
+  int bitpix = 0;
+
+  struct Param {
+    std::string type;
+    double scale = 1.0, zero = 0.0;
+  };
+  std::vector<Param> params;     // PTYPE1..PTYPEn
+  std::vector<int> date_params;  // indices of DATE (and _DATE) parameters, summed
+  int uu = -1, vv = -1, ww = -1, baseline = -1, antenna1 = -1, antenna2 = -1, source = -1;
+
+  // Data axes NAXIS2.. (NAXIS1 is 0 in random groups) and strides in elements.
+  std::vector<long> axis_length;
+  std::vector<std::size_t> axis_stride;
+  std::size_t group_elements = 0;
+  int complex_axis = -1, stokes_axis = -1, freq_axis = -1, if_axis = -1;
+  std::size_t ncomplex = 0, nstokes = 0, nchan = 0, nif = 1;
+
+  std::vector<Correlation> correlations;  // STOKES axis, in file order
+  double freq_crval = 0, freq_cdelt = 0, freq_crpix = 1;
+  std::vector<double> if_offset_hz;         // AIPS FQ "IF FREQ" (zeros without an FQ table)
+  std::vector<double> if_channel_width_hz;  // AIPS FQ "CH WIDTH" (else FREQ CDELT)
+  std::vector<double> if_total_bandwidth_hz;
+
+  std::string telescope, object, frame;
+  double ra_rad = 0, dec_rad = 0;
+  int antennas_listed = 0;  // rows of the AN table (0 without one)
+  std::vector<double> dish_diameters_m;
+
+  std::vector<std::string> warnings;
+
+  // Channel frequencies of IF `if_index` (0-based): CRVAL + (c + 1 - CRPIX) CDELT + IF FREQ.
+  std::vector<double> channelFrequencies(std::size_t if_index) const;
+  // Element offset of (complex k, stokes p, channel c, IF i) within a group.
+  std::size_t offset(std::size_t k, std::size_t p, std::size_t c, std::size_t i) const;
+};
+
+// Decoded random parameters of one group.
+struct GroupParams {
+  double u_m = 0, v_m = 0, w_m = 0;  // UU/VV/WW are seconds (light travel time): times c
+  int antenna1 = 0, antenna2 = 0;    // 0-based (file antenna numbers minus one)
+  double time_mjd_s = 0;
+  int source = 1;  // SOURCE parameter, 1 when absent
+};
+
+// Opens nothing: reads the header through `file`. Throws InputError for anything that would make
+// reading the groups unsafe (missing keywords, unknown axes, GCOUNT/PCOUNT larger than the file).
+UvfitsLayout readUvfitsLayout(UvfitsHandle& file);
+
+// Checks the file exists, is a regular file of at least one 2880-byte block and starts with
+// "SIMPLE  =". Throws InputError otherwise.
+void requireFitsFile(const std::string& path);
+
+// Decodes scaled random parameters (raw values as stored; PSCAL/PZERO applied here). Throws
+// InputError when the baseline does not encode two antennas.
+GroupParams decodeGroupParams(const UvfitsLayout& layout, const double* raw, long long group);
+
+}  // namespace apertura

@@ -1,0 +1,234 @@
+#include "core/io/uvfits_reader.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "core/io/stokes_product.h"
+#include "core/io/uvfits_handle.h"
+#include "core/io/uvfits_layout.h"
+#include "core/util/input_error.h"
+
+namespace apertura {
+namespace {
+
+struct Block {
+  int field = 0;
+  std::size_t begin = 0, end = 0;  // into groups_of_field_[field]
+};
+
+class UvfitsReader final : public VisibilitySource {
+ public:
+  UvfitsReader(const std::string& path, const ReadOptions& options)
+      : options_(options), file_((requireFitsFile(path), path)), layout_(readUvfitsLayout(file_)) {
+    open_warnings_ = layout_.warnings;
+    plan();
+  }
+
+  const SourceInfo& info() const override { return info_; }
+
+  void rewind() override {
+    if (next_block_ >= blocks_.size() && next_if_ == 0)
+      pass_done_ = true;
+    if (!pass_done_)
+      counts_ = ProductCounts{};
+    next_block_ = 0;
+    next_if_ = 0;
+    next_row_ = 0;
+  }
+
+  std::vector<std::string> warnings() const override {
+    std::vector<std::string> w = open_warnings_;
+    for (auto& s : describeCounts(info_.path, counts_))
+      w.push_back(std::move(s));
+    return w;
+  }
+
+  bool next(VisibilityChunk& chunk) override {
+    throwIfCancelled(options_.cancel);
+    if (next_block_ >= blocks_.size()) {
+      pass_done_ = true;
+      return false;
+    }
+    if (next_if_ == 0)
+      readBlock(blocks_[next_block_]);
+    emit(blocks_[next_block_], ifs_[next_if_], chunk);
+    if (++next_if_ == ifs_.size()) {
+      next_if_ = 0;
+      ++next_block_;
+    }
+    return true;
+  }
+
+ private:
+  void readParams(long long g, std::vector<double>& raw) {
+    int status = 0;
+    fits_read_grppar_dbl(file_.get(), static_cast<long>(g + 1), 1, layout_.pcount, raw.data(),
+                         &status);
+    file_.check(status, "cannot read the random parameters of group " + std::to_string(g + 1));
+  }
+
+  void plan() {
+    const auto& sel = options_.selection;
+    std::vector<double> raw(static_cast<std::size_t>(layout_.pcount));
+    std::map<int, std::vector<long long>> by_field;
+    for (long long g = 0; g < layout_.gcount; ++g) {
+      readParams(g, raw);
+      const GroupParams p = decodeGroupParams(layout_, raw.data(), g);
+      if (p.antenna1 == p.antenna2 || !sel.wantsField(p.source - 1))
+        continue;
+      by_field[p.source - 1].push_back(g);
+    }
+    for (std::size_t i = 0; i < layout_.nif; ++i) {
+      if (sel.wantsSpectralWindow(static_cast<int>(i)))
+        ifs_.push_back(i);
+    }
+    chan0_ = static_cast<std::size_t>(std::max(0, sel.channel_start));
+    if (chan0_ >= layout_.nchan) {
+      throw InputError(file_.path(), "channel " + std::to_string(chan0_) + " is beyond the " +
+                                         std::to_string(layout_.nchan) + " channels per IF");
+    }
+    nchan_ = layout_.nchan - chan0_;
+    if (sel.channel_count)
+      nchan_ = std::min(nchan_, static_cast<std::size_t>(*sel.channel_count));
+    auto plan = planProduct(sel.product, layout_.correlations, sel.single_hand);
+    if (!plan) {
+      std::string names;
+      for (auto c : layout_.correlations)
+        names += (names.empty() ? "" : " ") + correlationName(c);
+      throw InputError(file_.path(),
+                       "cannot form " + productName(sel.product) + " from correlations " + names);
+    }
+    plan_ = *plan;
+    if (by_field.empty() || ifs_.empty() || nchan_ == 0) {
+      throw InputError(file_.path(), "the selection matches no cross-correlation groups");
+    }
+    info_.chunk_rows = autoChunkRows(options_, layout_.nchan * layout_.nif, layout_.nstokes);
+    for (auto& [field, groups] : by_field) {
+      for (std::size_t b = 0; b < groups.size(); b += info_.chunk_rows) {
+        blocks_.push_back({field, b, std::min(groups.size(), b + info_.chunk_rows)});
+      }
+      info_.rows += groups.size() * ifs_.size();
+      groups_of_field_[field] = std::move(groups);
+    }
+    info_.samples = info_.rows * nchan_;
+    info_.max_channels = nchan_;
+    info_.path = file_.path();
+    info_.format = "UVFITS";
+    info_.telescope = layout_.telescope;
+    info_.weight_column = layout_.ncomplex == 3 ? "COMPLEX axis weight" : "unit";
+    info_.product = sel.product;
+    const int nfields = by_field.rbegin()->first + 1;
+    for (int f = 0; f < nfields; ++f) {
+      info_.fields.push_back({f, layout_.object, layout_.ra_rad, layout_.dec_rad, layout_.frame});
+    }
+    for (std::size_t i = 0; i < layout_.nif; ++i) {
+      const auto freqs = layout_.channelFrequencies(i);
+      SpectralWindowInfo w;
+      w.id = static_cast<int>(i);
+      w.num_channels = static_cast<int>(layout_.nchan);
+      w.first_channel_hz = freqs.front();
+      w.last_channel_hz = freqs.back();
+      w.ref_frequency_hz = layout_.freq_crval + layout_.if_offset_hz[i];
+      w.channel_width_hz = layout_.if_channel_width_hz[i];
+      w.total_bandwidth_hz = layout_.if_total_bandwidth_hz[i];
+      info_.spectral_windows.push_back(w);
+    }
+  }
+
+  // Reads the parameters and data of every group of a block once; its IFs are cut from it.
+  void readBlock(const Block& b) {
+    const auto& groups = groups_of_field_.at(b.field);
+    const std::size_t n = b.end - b.begin;
+    const std::size_t ge = layout_.group_elements;
+    data_.resize(n * ge);
+    params_.resize(n);
+    std::vector<double> raw(static_cast<std::size_t>(layout_.pcount));
+    for (std::size_t r = 0; r < n; ++r) {
+      const long long g = groups[b.begin + r];
+      readParams(g, raw);
+      params_[r] = decodeGroupParams(layout_, raw.data(), g);
+      int status = 0, anynul = 0;
+      fits_read_img_flt(file_.get(), static_cast<long>(g + 1), 1, static_cast<LONGLONG>(ge), 0.0f,
+                        data_.data() + r * ge, &anynul, &status);
+      file_.check(status, "cannot read the data of group " + std::to_string(g + 1));
+    }
+  }
+
+  void emit(const Block& b, std::size_t if_index, VisibilityChunk& chunk) {
+    const std::size_t n = b.end - b.begin;
+    const std::size_t ge = layout_.group_elements;
+    const std::size_t ncorr = layout_.nstokes;
+    raw_.resize(n, nchan_, ncorr);
+    ProductCounts counts;
+    for (std::size_t r = 0; r < n; ++r) {
+      const float* d = data_.data() + r * ge;
+      const GroupParams& p = params_[r];
+      const bool bad_uvw = !std::isfinite(p.u_m) || !std::isfinite(p.v_m) || !std::isfinite(p.w_m);
+      for (std::size_t c = 0; c < nchan_; ++c) {
+        for (std::size_t k = 0; k < ncorr; ++k) {
+          const std::size_t i = raw_.index(r, c, k);
+          raw_.vis[i] = {d[layout_.offset(0, k, chan0_ + c, if_index)],
+                         d[layout_.offset(1, k, chan0_ + c, if_index)]};
+          raw_.weight[i] =
+              layout_.ncomplex == 3 ? d[layout_.offset(2, k, chan0_ + c, if_index)] : 1.0f;
+          raw_.flag[i] = bad_uvw ? 1 : 0;
+        }
+      }
+      if (bad_uvw)
+        counts.non_finite += nchan_ * ncorr;
+    }
+    chunk.field_id = b.field;
+    chunk.spectral_window_id = static_cast<int>(if_index);
+    chunk.first_row = next_row_;
+    next_row_ += n;
+    const auto freqs = layout_.channelFrequencies(if_index);
+    chunk.frequencies_hz.assign(freqs.begin() + static_cast<long>(chan0_),
+                                freqs.begin() + static_cast<long>(chan0_ + nchan_));
+    chunk.uvw_m.resize(3 * n);
+    chunk.time_mjd_s.resize(n);
+    chunk.antenna1.resize(n);
+    chunk.antenna2.resize(n);
+    for (std::size_t r = 0; r < n; ++r) {
+      const GroupParams& p = params_[r];
+      const bool ok = std::isfinite(p.u_m) && std::isfinite(p.v_m) && std::isfinite(p.w_m);
+      chunk.uvw_m[3 * r] = ok ? p.u_m : 0.0;
+      chunk.uvw_m[3 * r + 1] = ok ? p.v_m : 0.0;
+      chunk.uvw_m[3 * r + 2] = ok ? p.w_m : 0.0;
+      chunk.time_mjd_s[r] = p.time_mjd_s;
+      chunk.antenna1[r] = p.antenna1;
+      chunk.antenna2[r] = p.antenna2;
+    }
+    chunk.visibilities.resize(n * nchan_);
+    chunk.weights.resize(n * nchan_);
+    formProduct(raw_, plan_, 0, nchan_, chunk.visibilities.data(), chunk.weights.data(), counts);
+    if (!pass_done_)
+      counts_ += counts;
+  }
+
+  ReadOptions options_;
+  UvfitsHandle file_;
+  UvfitsLayout layout_;
+  SourceInfo info_;
+  ProductPlan plan_;
+  std::vector<std::size_t> ifs_;
+  std::size_t chan0_ = 0, nchan_ = 0;
+  std::map<int, std::vector<long long>> groups_of_field_;
+  std::vector<Block> blocks_;
+  std::size_t next_block_ = 0, next_if_ = 0, next_row_ = 0;
+  std::vector<float> data_;
+  std::vector<GroupParams> params_;
+  RawVisibilityBlock raw_;
+  bool pass_done_ = false;
+  std::vector<std::string> open_warnings_;
+  ProductCounts counts_;
+};
+
+}  // namespace
+
+std::unique_ptr<VisibilitySource> openUvfitsReader(const std::string& path,
+                                                   const ReadOptions& options) {
+  return std::make_unique<UvfitsReader>(path, options);
+}
+
+}  // namespace apertura

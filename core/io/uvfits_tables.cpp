@@ -1,0 +1,132 @@
+#include "core/io/uvfits_tables.h"
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "core/io/uvfits_handle.h"
+#include "core/io/uvfits_layout.h"
+#include "core/util/input_error.h"
+
+namespace apertura {
+namespace {
+
+// Column `name` of row 1 as doubles; false when the column is absent or shorter than `n`.
+bool readRow1(UvfitsHandle& f, const char* name, std::size_t n, std::vector<double>& out) {
+  int status = 0, col = 0, type = 0;
+  char templ[FLEN_VALUE];
+  std::snprintf(templ, sizeof templ, "%s", name);
+  if (fits_get_colnum(f.get(), CASEINSEN, templ, &col, &status)) {
+    fits_clear_errmsg();
+    return false;
+  }
+  LONGLONG repeat = 0, width = 0;
+  fits_get_coltypell(f.get(), col, &type, &repeat, &width, &status);
+  if (status || repeat < static_cast<LONGLONG>(n)) {
+    fits_clear_errmsg();
+    return false;
+  }
+  out.assign(n, 0.0);
+  int anynul = 0;
+  fits_read_col(f.get(), TDOUBLE, col, 1, 1, static_cast<LONGLONG>(n), nullptr, out.data(), &anynul,
+                &status);
+  if (status) {
+    fits_clear_errmsg();
+    return false;
+  }
+  return true;
+}
+
+void readFq(UvfitsHandle& f, UvfitsLayout& L, bool& found) {
+  std::vector<double> offsets, widths, totals;
+  if (!readRow1(f, "IF FREQ", L.nif, offsets)) {
+    L.warnings.push_back(L.path + ": AIPS FQ table has no IF FREQ column with " +
+                         std::to_string(L.nif) + " values; ignored");
+    return;
+  }
+  found = true;
+  L.if_offset_hz = offsets;
+  if (readRow1(f, "CH WIDTH", L.nif, widths))
+    L.if_channel_width_hz = widths;
+  if (readRow1(f, "TOTAL BANDWIDTH", L.nif, totals))
+    L.if_total_bandwidth_hz = totals;
+  LONGLONG rows = 0;
+  int status = 0;
+  fits_get_num_rowsll(f.get(), &rows, &status);
+  if (rows > 1) {
+    L.warnings.push_back(L.path + ": AIPS FQ table has " + std::to_string(rows) +
+                         " rows (FRQSEL); using the first");
+  }
+}
+
+void readAn(UvfitsHandle& f, UvfitsLayout& L) {
+  LONGLONG rows = 0;
+  int status = 0;
+  fits_get_num_rowsll(f.get(), &rows, &status);
+  if (status) {
+    fits_clear_errmsg();
+    return;
+  }
+  L.antennas_listed += static_cast<int>(rows);
+  char arrnam[FLEN_VALUE] = {0};
+  if (L.telescope.empty() && !fits_read_key(f.get(), TSTRING, "ARRNAM", arrnam, nullptr, &status)) {
+    L.telescope = arrnam;
+  }
+  fits_clear_errmsg();
+  status = 0;
+  int col = 0;
+  char templ[] = "DIAMETER";
+  if (fits_get_colnum(f.get(), CASEINSEN, templ, &col, &status)) {
+    fits_clear_errmsg();
+    return;
+  }
+  std::vector<double> d(static_cast<std::size_t>(rows), 0.0);
+  int anynul = 0;
+  if (fits_read_col(f.get(), TDOUBLE, col, 1, 1, rows, nullptr, d.data(), &anynul, &status)) {
+    fits_clear_errmsg();
+    return;
+  }
+  L.dish_diameters_m.insert(L.dish_diameters_m.end(), d.begin(), d.end());
+}
+
+}  // namespace
+
+void readAipsTables(UvfitsHandle& f, UvfitsLayout& L) {
+  int status = 0, nhdu = 0, type = 0;
+  fits_get_num_hdus(f.get(), &nhdu, &status);
+  bool fq_found = false, an_seen = false;
+  for (int h = 2; status == 0 && h <= nhdu; ++h) {
+    if (fits_movabs_hdu(f.get(), h, &type, &status)) {
+      L.warnings.push_back(L.path + ": extension " + std::to_string(h - 1) +
+                           " is unreadable; later tables ignored");
+      break;
+    }
+    char extname[FLEN_VALUE] = {0};
+    if (type != BINARY_TBL ||
+        fits_read_key(f.get(), TSTRING, "EXTNAME", extname, nullptr, &status)) {
+      status = 0;
+      fits_clear_errmsg();
+      continue;
+    }
+    const std::string name(extname);
+    if (name.rfind("AIPS FQ", 0) == 0 && !fq_found)
+      readFq(f, L, fq_found);
+    if (name.rfind("AIPS AN", 0) == 0 && !an_seen) {
+      an_seen = true;
+      readAn(f, L);
+    }
+  }
+  fits_clear_errmsg();
+  status = 0;
+  fits_movabs_hdu(f.get(), 1, &type, &status);
+  f.check(status, "cannot return to the primary HDU");
+  if (L.nif > 1 && !fq_found) {
+    throw InputError(L.path, "has " + std::to_string(L.nif) +
+                                 " IFs but no AIPS FQ table giving their frequencies");
+  }
+  if (!an_seen)
+    L.warnings.push_back(L.path + ": no AIPS AN table (antenna names unknown)");
+}
+
+}  // namespace apertura

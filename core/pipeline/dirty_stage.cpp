@@ -1,0 +1,68 @@
+#include "core/imaging/dirty_mapper.h"
+#include "core/pipeline/pipeline_stages.h"
+#include "core/util/input_error.h"
+
+namespace apertura::pipeline {
+namespace {
+
+constexpr double kArcsec = 3.14159265358979323846 / (180.0 * 3600.0);
+
+imaging::KernelType kernelOf(const std::string& name) {
+  if (name == "kaiser-bessel")
+    return imaging::KernelType::KaiserBessel;
+  if (name == "pswf")
+    return imaging::KernelType::Prolate;
+  if (name == "pillbox")
+    return imaging::KernelType::Pillbox;
+  return imaging::KernelType::ExpSemicircle;
+}
+
+}  // namespace
+
+imaging::ImageGeometry runGeometry(const project::ProjectSettings& s, const RunData& data) {
+  double cell = s.imaging.cell_arcsec ? *s.imaging.cell_arcsec * kArcsec : 0.0;
+  if (cell <= 0.0) {
+    if (data.max_uv_wavelengths <= 0.0) {
+      throw InputError("imaging.cell_arcsec", "auto needs baselines longer than zero");
+    }
+    cell = 1.0 / (3.0 * data.max_uv_wavelengths);
+  }
+  return imaging::ImageGeometry::fromCell(s.imaging.nx, s.imaging.ny, cell);
+}
+
+imaging::OperatorSettings operatorSettings(const project::ImagingSettings& im) {
+  imaging::OperatorSettings op;
+  op.epsilon = im.epsilon;
+  op.oversampling = im.oversampling;
+  op.kernel = kernelOf(im.kernel);
+  op.threads = im.threads;
+  op.w_stacking = im.w_stacking;
+  return op;
+}
+
+void dirtyStage(engine::RunContext& ctx, const RunData& data, ImagingProducts& out) {
+  const auto& s = ctx.settings();
+  imaging::DirtyImageSettings d;
+  d.geometry = runGeometry(s, data);
+  d.op = operatorSettings(s.imaging);
+  std::string scheme = s.weighting.scheme;
+  if (scheme == "briggs")
+    scheme += ":" + std::to_string(s.weighting.robust);
+  d.weighting = imaging::WeightingSettings::parse(scheme);
+  d.weighting.taper_fwhm_arcsec = s.weighting.taper_arcsec;
+  d.weighting.super_uniform = s.weighting.super_uniform;
+
+  std::vector<const VisibilityChunk*> chunks;
+  chunks.reserve(data.chunks.size());
+  for (const auto& c : data.chunks)
+    chunks.push_back(&c);
+  imaging::DirtyImageResult r = imaging::makeDirtyImage(chunks, d);
+  out.geometry = d.geometry;
+  out.dirty = std::move(r.dirty);
+  out.psf = std::move(r.psf);
+  out.beam = r.beam;
+  publishImage(ctx, "dirty", -1, out.geometry, out.dirty.data(), "Jy/beam");
+  publishImage(ctx, "psf", -1, out.geometry, out.psf.data(), "");
+}
+
+}  // namespace apertura::pipeline

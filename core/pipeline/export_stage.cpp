@@ -1,0 +1,104 @@
+#include <cstdio>
+#include <sstream>
+
+#include "core/io/fits_image_io.h"
+#include "core/pipeline/pipeline_stages.h"
+#include "core/project/project_file.h"
+#include "core/util/atomic_file.h"
+#include "core/version.h"
+
+namespace apertura::pipeline {
+namespace {
+
+// FITS HISTORY cards hold 70 characters: the settings go in as one JSON line per card.
+std::vector<std::string> provenance(const project::ProjectSettings& s) {
+  std::vector<std::string> lines = {std::string("Apertura ") + kVersion + " RML imaging"};
+  std::istringstream json(project::projectToJson(s, ""));
+  std::string line;
+  while (std::getline(json, line)) {
+    const auto first = line.find_first_not_of(' ');
+    if (first == std::string::npos)
+      continue;
+    line = line.substr(first);
+    while (line.size() > 70) {
+      lines.push_back(line.substr(0, 70));
+      line = line.substr(70);
+    }
+    lines.push_back(line);
+  }
+  return lines;
+}
+
+template <typename T>
+void writeImage(const std::string& path, const std::vector<T>& pixels, const std::string& bunit,
+                bool with_beam, const ImagingProducts& p, const std::vector<std::string>& history) {
+  FitsImage f;
+  f.nx = p.geometry.nx;
+  f.ny = p.geometry.ny;
+  f.pixels.assign(pixels.begin(), pixels.end());
+  f.cell_x_rad = p.geometry.cell_l;
+  f.cell_y_rad = p.geometry.cell_m;
+  f.ref_pixel_x = p.geometry.nx / 2;
+  f.ref_pixel_y = p.geometry.ny / 2;
+  f.ref_ra_rad = p.phase_centre_ra_rad;
+  f.ref_dec_rad = p.phase_centre_dec_rad;
+  f.frequency_hz = p.frequency_hz;
+  f.bandwidth_hz = p.bandwidth_hz;
+  f.bunit = bunit;
+  if (with_beam)
+    f.beam = ImageBeam{p.beam.bmaj, p.beam.bmin, p.beam.bpa};
+  f.object = p.object;
+  f.telescope = p.telescope;
+  f.history = history;
+  writeFitsImage(path, f);
+}
+
+std::string metricsCsv(const ImagingProducts& p) {
+  std::ostringstream o;
+  o.precision(10);
+  o << "iteration,objective,chi2_per_dof,gradient_norm,step,seconds";
+  const std::vector<std::pair<std::string, double>> none;
+  const auto& names = p.metrics.empty() ? none : p.metrics.front().terms;
+  for (const auto& t : names)
+    o << "," << t.first;
+  o << "\n";
+  for (const auto& m : p.metrics) {
+    o << m.iteration << "," << m.objective << "," << m.chi2_per_dof << "," << m.gradient_norm << ","
+      << m.step << "," << m.seconds;
+    for (const auto& t : m.terms)
+      o << "," << t.second;
+    o << "\n";
+  }
+  return o.str();
+}
+
+}  // namespace
+
+void exportStage(engine::RunContext& ctx, ImagingProducts& p) {
+  const auto& s = ctx.settings();
+  const std::string& prefix = s.output.prefix;
+  if (prefix.empty())
+    return;
+  const std::vector<std::string> history = provenance(s);
+  const auto emit = [&](bool wanted, const std::string& suffix, auto&& write) {
+    if (!wanted)
+      return;
+    const std::string path = prefix + suffix;
+    write(path);
+    p.written_files.push_back(path);
+  };
+  emit(s.output.dirty && !p.dirty.empty(), "-dirty.fits",
+       [&](const std::string& f) { writeImage(f, p.dirty, "JY/BEAM", true, p, history); });
+  emit(s.output.psf && !p.psf.empty(), "-psf.fits",
+       [&](const std::string& f) { writeImage(f, p.psf, "", true, p, history); });
+  emit(s.output.model && !p.model.empty(), "-model.fits",
+       [&](const std::string& f) { writeImage(f, p.model, "JY/PIXEL", false, p, history); });
+  emit(s.output.residual && !p.residual.empty(), "-residual.fits",
+       [&](const std::string& f) { writeImage(f, p.residual, "JY/BEAM", true, p, history); });
+  emit(s.output.restored && !p.restored.empty(), "-restored.fits",
+       [&](const std::string& f) { writeImage(f, p.restored, "JY/BEAM", true, p, history); });
+  emit(s.output.metrics_csv, "-metrics.csv",
+       [&](const std::string& f) { writeFileAtomically(f, metricsCsv(p)); });
+}
+
+}  // namespace apertura::pipeline

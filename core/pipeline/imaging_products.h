@@ -1,0 +1,41 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/engine/run_observer.h"
+#include "core/imaging/beam_fit.h"
+#include "core/imaging/image_geometry.h"
+
+namespace apertura::pipeline {
+
+// Everything a finished (or partly finished) imaging run produced. Filled by the pipeline's
+// stages on the worker thread; read by the caller after Engine::wait().
+struct ImagingProducts {
+  imaging::ImageGeometry geometry;
+  double phase_centre_ra_rad = 0.0;
+  double phase_centre_dec_rad = 0.0;
+  double frequency_hz = 0.0;  // mean of the imaged channels
+  double bandwidth_hz = 0.0;
+  std::string object;
+  std::string telescope;
+  std::size_t rows = 0;
+  std::size_t samples = 0;
+
+  std::vector<float> dirty;  // Jy/beam
+  std::vector<float> psf;    // peak 1
+  imaging::CleanBeam beam;
+  std::vector<double> model;     // Jy/pixel
+  std::vector<double> residual;  // Jy/beam
+  std::vector<double> restored;  // Jy/beam
+
+  std::vector<engine::IterationMetrics> metrics;  // one per optimizer iteration
+  int iterations = 0;
+  std::string stop_reason;
+  double chi2_per_dof = 0.0;
+  double residual_rms = 0.0;  // Jy/beam
+  std::vector<std::string> written_files;
+  std::vector<std::string> warnings;
+};
+
+}  // namespace apertura::pipeline

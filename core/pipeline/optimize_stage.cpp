@@ -1,0 +1,197 @@
+#include <chrono>
+
+#include "core/imaging/imaging_operator.h"
+#include "core/pipeline/mask_raster.h"
+#include "core/pipeline/pipeline_stages.h"
+#include "core/pipeline/point_recorder.h"
+#include "core/pipeline/regularizer_factory.h"
+#include "core/rml/chi2_term.h"
+#include "core/rml/conjugate_gradient.h"
+#include "core/rml/fit_statistics.h"
+#include "core/rml/image_mapping.h"
+#include "core/rml/imaging_operator_adapter.h"
+#include "core/rml/lbfgs.h"
+#include "core/rml/objective_function.h"
+#include "core/rml/proximal_solvers.h"
+#include "core/rml/restore.h"
+
+namespace apertura::pipeline {
+namespace {
+
+using namespace std::chrono_literals;
+
+rml::LineSearchSettings lineSearch(const std::string& name, rml::LineSearchSettings base) {
+  base.kind = name == "armijo"  ? rml::LineSearchKind::Armijo
+              : name == "brent" ? rml::LineSearchKind::Brent
+                                : rml::LineSearchKind::StrongWolfe;
+  return base;
+}
+
+rml::CgBeta betaOf(const std::string& method) {
+  if (method == "cg-fr")
+    return rml::CgBeta::FletcherReeves;
+  if (method == "cg-hs")
+    return rml::CgBeta::HestenesStiefel;
+  if (method == "cg-dy")
+    return rml::CgBeta::DaiYuan;
+  if (method == "cg-hz")
+    return rml::CgBeta::HagerZhang;
+  return rml::CgBeta::PolakRibierePlus;
+}
+
+// The gridding operator in the project's precision, presented to the data term.
+struct DataOperator {
+  std::unique_ptr<imaging::ImagingOperator<float>> f;
+  std::unique_ptr<imaging::ImagingOperator<double>> d;
+  std::shared_ptr<rml::MeasurementOperator> adapter;
+};
+
+DataOperator makeDataOperator(const project::ImagingSettings& im, const imaging::ImageGeometry& g,
+                              const std::vector<imaging::UvwBlock>& blocks) {
+  DataOperator op;
+  if (im.precision == "double") {
+    op.d = imaging::makeCpuOperator<double>(g, operatorSettings(im));
+    op.d->setSamples(blocks);
+    op.adapter = std::make_shared<rml::ImagingOperatorAdapter<double>>(*op.d, blocks);
+  } else {
+    op.f = imaging::makeCpuOperator<float>(g, operatorSettings(im));
+    op.f->setSamples(blocks);
+    op.adapter = std::make_shared<rml::ImagingOperatorAdapter<float>>(*op.f, blocks);
+  }
+  return op;
+}
+
+}  // namespace
+
+void optimizeAndRestoreStages(engine::RunContext& ctx, const RunData& data, ImagingProducts& out) {
+  const auto& s = ctx.settings();
+  const imaging::ImageGeometry g = out.geometry;
+  const std::size_t npix = g.numPixels();
+  std::vector<imaging::UvwBlock> blocks;
+  std::vector<rml::VisibilityBlock> measured;
+  for (const auto& c : data.chunks) {
+    blocks.push_back(imaging::UvwBlock::of(c));
+    measured.push_back(rml::VisibilityBlock::of(c));
+  }
+  DataOperator op;
+  std::shared_ptr<rml::Chi2Term> chi2;
+  rml::ObjectiveFunction objective(npix);
+  const bool proximal_solver = s.optimizer.method == "fista" || s.optimizer.method == "sdmm";
+  const std::vector<double> mask = rasterizeMask(s.mask, g.nx, g.ny);
+  engine::TrackedBytes optimizer_bytes;
+
+  ctx.stage("optimize", [&] {
+    op = makeDataOperator(s.imaging, g, blocks);
+    chi2 = std::make_shared<rml::Chi2Term>(op.adapter, std::move(measured));
+    objective.add(chi2, {1.0, 0, false});
+    for (std::size_t i = 0; i < s.regularizers.size(); ++i) {
+      const auto& r = s.regularizers[i];
+      if (r.lambda == 0.0)
+        continue;
+      objective.add(makeRegularizer(r, g.nx, g.ny, mask, i),
+                    {r.lambda, 0, proximal_solver && isNonSmoothType(r.type)});
+    }
+    const std::string& positivity = s.optimizer.positivity;
+    // Proximal solvers keep the identity mapping: a prox is defined on the image itself.
+    const rml::ImageMapping mapping = proximal_solver            ? rml::ImageMapping::Identity
+                                      : positivity == "log"      ? rml::ImageMapping::Exp
+                                      : positivity == "softplus" ? rml::ImageMapping::Softplus
+                                                                 : rml::ImageMapping::Identity;
+    const bool project_positive =
+        positivity == "projection" || (proximal_solver && positivity != "none");
+    rml::MappedObjective mapped(objective, mapping, mask);
+    rml::DifferentiableFunction& smooth = proximal_solver
+                                              ? objective.smoothPart()
+                                              : static_cast<rml::DifferentiableFunction&>(mapped);
+    PointRecorder recorder(smooth);
+    const std::size_t history =
+        s.optimizer.method == "lbfgs" ? std::size_t(s.optimizer.history) : 2;
+    optimizer_bytes.reset(engine::MemoryCategory::Optimizer,
+                          (2 * history + 3) * npix * sizeof(double));
+
+    std::vector<double> image(npix, 0.0);
+    rml::Vector x0(npix, 0.0);
+    if (mapping != rml::ImageMapping::Identity)
+      mapped.fromImage(image.data(), x0.data(), 1e-8);
+
+    engine::SnapshotThrottle throttle(s.optimizer.snapshot_every, 100ms);
+    const double dof = 2.0 * double(std::max<std::size_t>(1, chi2->numSamples()));
+    rml::StopCriteria stop;
+    stop.max_iterations = s.optimizer.max_iterations;
+    stop.relative_tolerance = s.optimizer.relative_tolerance;
+    stop.gradient_tolerance = s.optimizer.gradient_tolerance;
+    stop.wall_time_seconds = s.optimizer.time_limit_s.value_or(0.0);
+    stop.cancel = &ctx.cancellation();
+    stop.observer = [&](const rml::IterationReport& r) {
+      engine::IterationMetrics m;
+      m.iteration = r.iteration;
+      m.objective = r.objective;
+      for (const auto& t : r.terms) {
+        m.terms.emplace_back(t.name, t.value);
+        if (t.name == "chi2")
+          m.chi2_per_dof = t.value / dof;
+      }
+      m.gradient_norm = r.gradient_norm;
+      m.step = r.step;
+      m.seconds = r.iteration_seconds;
+      ctx.observer().iteration(m);
+      out.metrics.push_back(m);
+      if (throttle.due(r.iteration) && recorder.lastPoint().size() == npix) {
+        if (proximal_solver) {
+          publishImage(ctx, "model", r.iteration, g, recorder.lastPoint().data(), "Jy/pixel");
+        } else {
+          mapped.toImage(recorder.lastPoint().data(), image.data());
+          publishImage(ctx, "model", r.iteration, g, image.data(), "Jy/pixel");
+        }
+      }
+      ctx.checkpoint();  // pause between iterations; cancellation ends the solver here
+    };
+
+    rml::OptimizerResult result;
+    const std::string& method = s.optimizer.method;
+    if (method == "lbfgs") {
+      rml::LbfgsSettings ls;
+      ls.history = s.optimizer.history;
+      ls.line_search = lineSearch(s.optimizer.line_search, ls.line_search);
+      ls.positivity = project_positive && mapping == rml::ImageMapping::Identity;
+      ls.stop = stop;
+      result = rml::minimizeLbfgs(recorder, x0, ls);
+    } else if (method.rfind("cg-", 0) == 0) {
+      rml::CgSettings cs;
+      cs.beta = betaOf(method);
+      cs.line_search = lineSearch(s.optimizer.line_search, cs.line_search);
+      cs.stop = stop;
+      result = rml::minimizeConjugateGradient(recorder, x0, cs);
+    } else if (method == "fista") {
+      rml::FistaSettings fs;
+      fs.positivity = project_positive;
+      fs.stop = stop;
+      result = rml::minimizeFista(recorder, objective.proximalTerms(), x0, fs);
+    } else {
+      rml::SdmmSettings ss;
+      ss.positivity = project_positive;
+      ss.stop = stop;
+      result = rml::minimizeSdmm(&recorder, objective.proximalTerms(), x0, ss);
+    }
+    if (proximal_solver) {
+      out.model = result.x;
+    } else {
+      out.model.assign(npix, 0.0);
+      mapped.toImage(result.x.data(), out.model.data());
+    }
+    out.iterations = result.iterations;
+    out.stop_reason = rml::toString(result.reason);
+    publishImage(ctx, "model", result.iterations, g, out.model.data(), "Jy/pixel");
+  });
+
+  ctx.stage("restore", [&] {
+    const rml::FitStatistics fit = rml::residualImage(*chi2, out.model.data(), out.residual);
+    out.chi2_per_dof = fit.chi2_per_dof;
+    out.residual_rms = fit.residual_image_rms;
+    out.restored = rml::restoredImage(out.model, out.residual, g, out.beam);
+    publishImage(ctx, "residual", out.iterations, g, out.residual.data(), "Jy/beam");
+    publishImage(ctx, "restored", out.iterations, g, out.restored.data(), "Jy/beam");
+  });
+}
+
+}  // namespace apertura::pipeline

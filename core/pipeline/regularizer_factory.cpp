@@ -1,0 +1,72 @@
+#include "core/pipeline/regularizer_factory.h"
+
+#include <set>
+
+#include "core/rml/gradient_regularizers.h"
+#include "core/rml/pixel_regularizers.h"
+#include "core/util/input_error.h"
+
+namespace apertura::pipeline {
+namespace {
+
+double parameter(const project::RegularizerSettings& s, const std::string& key, double fallback) {
+  auto it = s.parameters.find(key);
+  return it == s.parameters.end() ? fallback : it->second;
+}
+
+void allowOnly(const project::RegularizerSettings& s, const std::set<std::string>& allowed,
+               const std::string& at) {
+  for (const auto& [key, value] : s.parameters) {
+    if (!allowed.count(key)) {
+      throw InputError(at + ".parameters." + key, "is not a parameter of '" + s.type + "'");
+    }
+  }
+}
+
+}  // namespace
+
+bool isNonSmoothType(const std::string& type) {
+  return type == "l1" || type == "tv" || type == "tv-aniso";
+}
+
+std::shared_ptr<rml::Regularizer> makeRegularizer(const project::RegularizerSettings& s, int nx,
+                                                  int ny, const std::vector<double>& mask,
+                                                  std::size_t index) {
+  const std::string at = "regularizers[" + std::to_string(index) + "]";
+  std::shared_ptr<rml::Regularizer> r;
+  if (s.type == "l1") {
+    allowOnly(s, {"epsilon"}, at);
+    r = std::make_shared<rml::L1Regularizer>(nx, ny, parameter(s, "epsilon", 0.0));
+  } else if (s.type == "l2") {
+    allowOnly(s, {}, at);
+    r = std::make_shared<rml::L2Regularizer>(nx, ny);
+  } else if (s.type == "entropy") {
+    allowOnly(s, {"prior"}, at);
+    const double prior = parameter(s, "prior", 1e-6);
+    if (prior <= 0.0)
+      throw InputError(at + ".parameters.prior", "must be > 0 (Jy/pixel)");
+    r = std::make_shared<rml::EntropyRegularizer>(nx, ny, std::vector<double>{prior});
+  } else if (s.type == "tv" || s.type == "tv-aniso") {
+    allowOnly(s, {"epsilon"}, at);
+    r = std::make_shared<rml::TotalVariation>(
+        nx, ny, s.type == "tv" ? rml::TvKind::Isotropic : rml::TvKind::Anisotropic,
+        parameter(s, "epsilon", 1e-8));
+  } else if (s.type == "tsv") {
+    allowOnly(s, {}, at);
+    r = std::make_shared<rml::TotalSquaredVariation>(nx, ny);
+  } else if (s.type == "laplacian") {
+    allowOnly(s, {}, at);
+    r = std::make_shared<rml::LaplacianRegularizer>(nx, ny);
+  } else if (s.type == "huber") {
+    allowOnly(s, {"delta"}, at);
+    r = std::make_shared<rml::HuberRegularizer>(nx, ny, parameter(s, "delta", 1e-3));
+  } else {
+    throw InputError(at + ".type", "unknown regularizer '" + s.type +
+                                       "' (l1, l2, entropy, tv, tv-aniso, tsv, laplacian, huber)");
+  }
+  if (s.use_mask && !mask.empty())
+    r->setMask(mask);
+  return r;
+}
+
+}  // namespace apertura::pipeline

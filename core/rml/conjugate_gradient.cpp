@@ -1,0 +1,137 @@
+#include "core/rml/conjugate_gradient.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "core/rml/detail/vector_math.h"
+#include "core/rml/iteration_monitor.h"
+
+namespace apertura::rml {
+
+using detail::dot;
+
+std::string toString(CgBeta beta) {
+  switch (beta) {
+    case CgBeta::FletcherReeves:
+      return "Fletcher-Reeves";
+    case CgBeta::PolakRibiere:
+      return "Polak-Ribiere";
+    case CgBeta::PolakRibierePlus:
+      return "Polak-Ribiere+";
+    case CgBeta::HestenesStiefel:
+      return "Hestenes-Stiefel";
+    case CgBeta::DaiYuan:
+      return "Dai-Yuan";
+    case CgBeta::HagerZhang:
+      return "Hager-Zhang";
+  }
+  return "unknown";
+}
+
+namespace {
+
+// beta from the old gradient g0, the new one g1 and the old direction d.
+double computeBeta(CgBeta rule, const Vector& g0, const Vector& g1, const Vector& d) {
+  Vector y = g1;
+  detail::axpy(-1.0, g0, y);
+  const double g0g0 = dot(g0, g0);
+  const double g1g1 = dot(g1, g1);
+  const double dy = dot(d, y);
+  switch (rule) {
+    case CgBeta::FletcherReeves:
+      return g1g1 / g0g0;
+    case CgBeta::PolakRibiere:
+      return dot(g1, y) / g0g0;
+    case CgBeta::PolakRibierePlus:
+      return std::max(0.0, dot(g1, y) / g0g0);
+    case CgBeta::HestenesStiefel:
+      return dy != 0.0 ? dot(g1, y) / dy : 0.0;
+    case CgBeta::DaiYuan:
+      return dy != 0.0 ? g1g1 / dy : 0.0;
+    case CgBeta::HagerZhang: {
+      if (dy == 0.0)
+        return 0.0;
+      // beta = (y - 2 d |y|^2 / d.y) . g1 / d.y, bounded below by -1 / (|d| min(0.01, |g0|)).
+      const double beta = (dot(y, g1) - 2.0 * dot(y, y) * dot(d, g1) / dy) / dy;
+      const double eta = -1.0 / (detail::norm(d) * std::min(0.01, std::sqrt(g0g0)));
+      return std::max(beta, eta);
+    }
+  }
+  return 0.0;
+}
+
+}  // namespace
+
+OptimizerResult minimizeConjugateGradient(DifferentiableFunction& f, Vector x0,
+                                          const CgSettings& settings) {
+  if (x0.size() != f.dimension())
+    throw std::invalid_argument("CG: x0 has the wrong size");
+  OptimizerResult result;
+  result.x = std::move(x0);
+  Vector& x = result.x;
+  Vector g(x.size());
+  double fx = f.evaluate(x.data(), g.data());
+  result.evaluations = 1;
+  Vector d = g;
+  for (double& v : d)
+    v = -v;
+  double previous_gtd = 0.0;
+  double previous_alpha = 0.0;
+  const int restart = settings.restart_every > 0 ? settings.restart_every : int(x.size());
+  IterationMonitor monitor(settings.stop, &f);
+  int since_restart = 0;
+
+  for (int iteration = 1;; ++iteration) {
+    if (auto stop = monitor.checkBefore()) {
+      result.reason = *stop;
+      break;
+    }
+    double gtd = dot(g, d);
+    if (!(gtd < 0.0)) {
+      d = g;
+      for (double& v : d)
+        v = -v;
+      gtd = dot(g, d);
+      since_restart = 0;
+    }
+    if (!(gtd < 0.0)) {
+      result.reason = StopReason::GradientNorm;
+      break;
+    }
+    // Initial step: the first from the gradient scale, later ones keep alpha * g.d constant.
+    const double initial = previous_alpha > 0.0
+                               ? std::min(1e10, previous_alpha * previous_gtd / gtd)
+                               : std::min(1.0, 1.0 / detail::norm(g));
+    detail::TrialPoint trial(f, x, d);
+    const LineSearchResult ls =
+        lineSearch(trial.function(), fx, gtd, initial, settings.line_search);
+    result.evaluations += trial.evaluations();
+    if (!ls.success || !(ls.value < fx)) {
+      result.reason = StopReason::LineSearchFailed;
+      break;
+    }
+    Vector g_new = trial.gradient();
+    const double beta = ++since_restart >= restart ? 0.0 : computeBeta(settings.beta, g, g_new, d);
+    if (beta == 0.0)
+      since_restart = 0;
+    for (std::size_t i = 0; i < d.size(); ++i)
+      d[i] = -g_new[i] + beta * d[i];
+    x = trial.x();
+    g.swap(g_new);
+    previous_gtd = gtd;
+    previous_alpha = ls.alpha;
+    const double previous = fx;
+    fx = ls.value;
+    result.iterations = iteration;
+    if (auto stop = monitor.finishIteration(iteration, previous, fx, ls.alpha, detail::norm(g),
+                                            trial.evaluations(), f.lastTermValues())) {
+      result.reason = *stop;
+      break;
+    }
+  }
+  result.objective = fx;
+  return result;
+}
+
+}  // namespace apertura::rml

@@ -1,0 +1,168 @@
+#include "core/rml/gradient_regularizers.h"
+
+#include <cmath>
+#include <stdexcept>
+
+#include "core/rml/finite_differences.h"
+#include "core/rml/tv_prox.h"
+
+namespace apertura::rml {
+
+TotalVariation::TotalVariation(int nx, int ny, TvKind kind, double epsilon)
+    : Regularizer(nx, ny), kind_(kind), eps_(epsilon) {
+  if (epsilon < 0.0)
+    throw std::invalid_argument("tv: negative smoothing epsilon");
+}
+
+std::string TotalVariation::name() const {
+  return kind_ == TvKind::Isotropic ? "tv" : "tv_aniso";
+}
+
+void TotalVariation::setProxIterations(int iterations, double tolerance) {
+  prox_iterations_ = iterations;
+  prox_tolerance_ = tolerance;
+}
+
+double TotalVariation::value(const double* image, double* gradient, double scale, double eps) {
+  const std::size_t n = numPixels();
+  std::vector<double> dx(n), dy(n);
+  forwardDifferences(image, nx_, ny_, dx.data(), dy.data());
+  double sum = 0.0;
+  // Smoothed absolute value and its derivative; eps = 0 gives |a| and sign(a).
+  auto smooth_abs = [eps](double a, double* derivative) {
+    const double r = std::sqrt(a * a + eps * eps);
+    *derivative = r > 0.0 ? a / r : 0.0;
+    return r - eps;
+  };
+  for (std::size_t p = 0; p < n; ++p) {
+    const double m = maskAt(p);
+    if (m == 0.0) {
+      dx[p] = dy[p] = 0.0;
+      continue;
+    }
+    if (kind_ == TvKind::Isotropic) {
+      const double r = std::sqrt(dx[p] * dx[p] + dy[p] * dy[p] + eps * eps);
+      sum += m * (r - eps);
+      const double s = r > 0.0 ? m / r : 0.0;
+      dx[p] *= s;
+      dy[p] *= s;
+    } else {
+      double gx = 0.0, gy = 0.0;
+      sum += m * (smooth_abs(dx[p], &gx) + smooth_abs(dy[p], &gy));
+      dx[p] = m * gx;
+      dy[p] = m * gy;
+    }
+  }
+  if (gradient != nullptr)
+    addDifferenceAdjoint(dx.data(), dy.data(), nx_, ny_, scale, gradient);
+  return sum;
+}
+
+double TotalVariation::evaluate(const double* image, double* gradient, double scale) {
+  return value(image, gradient, scale, eps_);
+}
+
+double TotalVariation::proxValue(const double* image) {
+  return value(image, nullptr, 1.0, 0.0);
+}
+
+void TotalVariation::prox(const double* v, double step, double* out) {
+  TvProxSettings s;
+  s.isotropic = kind_ == TvKind::Isotropic;
+  s.max_iterations = prox_iterations_;
+  s.tolerance = prox_tolerance_;
+  proxTotalVariation(v, nx_, ny_, mask_, step, s, out);
+}
+
+HuberRegularizer::HuberRegularizer(int nx, int ny, double delta)
+    : Regularizer(nx, ny), delta_(delta) {
+  if (!(delta > 0.0))
+    throw std::invalid_argument("huber: delta must be positive");
+}
+
+double HuberRegularizer::evaluate(const double* image, double* gradient, double scale) {
+  const std::size_t n = numPixels();
+  std::vector<double> dx(n), dy(n);
+  forwardDifferences(image, nx_, ny_, dx.data(), dy.data());
+  double sum = 0.0;
+  for (std::size_t p = 0; p < n; ++p) {
+    const double m = maskAt(p);
+    const double r = std::hypot(dx[p], dy[p]);
+    // h'(r) / r: 1 / delta inside the quadratic zone, 1 / r beyond.
+    double s = 0.0;
+    if (r <= delta_) {
+      sum += m * r * r / (2.0 * delta_);
+      s = m / delta_;
+    } else {
+      sum += m * (r - 0.5 * delta_);
+      s = m / r;
+    }
+    dx[p] *= s;
+    dy[p] *= s;
+  }
+  if (gradient != nullptr)
+    addDifferenceAdjoint(dx.data(), dy.data(), nx_, ny_, scale, gradient);
+  return sum;
+}
+
+void HuberRegularizer::prox(const double* v, double step, double* out) {
+  TvProxSettings s;
+  s.huber_delta = delta_;
+  proxTotalVariation(v, nx_, ny_, mask_, step, s, out);
+}
+
+double TotalSquaredVariation::evaluate(const double* image, double* gradient, double scale) {
+  const std::size_t n = numPixels();
+  std::vector<double> dx(n), dy(n);
+  forwardDifferences(image, nx_, ny_, dx.data(), dy.data());
+  double sum = 0.0;
+  for (std::size_t p = 0; p < n; ++p) {
+    const double m = maskAt(p);
+    sum += m * (dx[p] * dx[p] + dy[p] * dy[p]);
+    dx[p] *= 2.0 * m;
+    dy[p] *= 2.0 * m;
+  }
+  if (gradient != nullptr)
+    addDifferenceAdjoint(dx.data(), dy.data(), nx_, ny_, scale, gradient);
+  return sum;
+}
+
+void TotalSquaredVariation::prox(const double* v, double step, double* out) {
+  const std::size_t n = numPixels();
+  proxQuadratic(
+      [this, n](const double* x, double* g) {
+        std::fill(g, g + n, 0.0);
+        evaluate(x, g, 1.0);
+      },
+      n, v, step, out);
+}
+
+double LaplacianRegularizer::evaluate(const double* image, double* gradient, double scale) {
+  const std::size_t n = numPixels();
+  std::vector<double> lap(n);
+  laplacian(image, nx_, ny_, lap.data());
+  double sum = 0.0;
+  for (std::size_t p = 0; p < n; ++p) {
+    sum += maskAt(p) * lap[p] * lap[p];
+    lap[p] *= 2.0 * maskAt(p);
+  }
+  if (gradient != nullptr) {
+    std::vector<double> back(n);
+    laplacian(lap.data(), nx_, ny_, back.data());  // L is symmetric: L^T (2 m L I) = L (2 m L I)
+    for (std::size_t p = 0; p < n; ++p)
+      gradient[p] += scale * back[p];
+  }
+  return sum;
+}
+
+void LaplacianRegularizer::prox(const double* v, double step, double* out) {
+  const std::size_t n = numPixels();
+  proxQuadratic(
+      [this, n](const double* x, double* g) {
+        std::fill(g, g + n, 0.0);
+        evaluate(x, g, 1.0);
+      },
+      n, v, step, out);
+}
+
+}  // namespace apertura::rml

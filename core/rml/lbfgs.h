@@ -1,0 +1,21 @@
+#pragma once
+
+#include "core/rml/line_search.h"
+#include "core/rml/optimizer.h"
+
+namespace apertura::rml {
+
+struct LbfgsSettings {
+  int history = 10;                // m correction pairs kept in a ring buffer
+  LineSearchSettings line_search;  // used without positivity (strong Wolfe by default)
+  // Projected L-BFGS: pixels at 0 whose gradient pushes them negative are held (removed from the
+  // two-loop recursion) and steps are projected onto x >= 0 with Armijo backtracking on the
+  // projected path.
+  bool positivity = false;
+  StopCriteria stop;
+};
+
+// Limited-memory BFGS (Nocedal 1980; two-loop recursion with the Shanno-Phua initial scaling).
+OptimizerResult minimizeLbfgs(DifferentiableFunction& f, Vector x0, const LbfgsSettings& settings);
+
+}  // namespace apertura::rml

@@ -1,0 +1,153 @@
+#include "core/rml/objective_function.h"
+
+#include <algorithm>
+#include <chrono>
+#include <stdexcept>
+
+namespace apertura::rml {
+
+namespace {
+
+void addTime(std::vector<StageTime>& times, const std::string& stage, double seconds) {
+  for (auto& t : times) {
+    if (t.stage == stage) {
+      t.seconds += seconds;
+      return;
+    }
+  }
+  times.push_back({stage, seconds});
+}
+
+}  // namespace
+
+struct ObjectiveFunction::Entry {
+  std::shared_ptr<ObjectiveTerm> term;
+  TermOptions options;
+  std::unique_ptr<ProxView> prox_view;
+};
+
+class ObjectiveFunction::SmoothView final : public DifferentiableFunction {
+ public:
+  explicit SmoothView(ObjectiveFunction& owner) : owner_(owner) {}
+  std::size_t dimension() const override { return owner_.dimension(); }
+  double evaluate(const double* x, double* gradient) override {
+    return owner_.evaluateSelected(x, gradient, false);
+  }
+  std::vector<TermValue> lastTermValues() const override { return owner_.lastTermValues(); }
+  std::vector<StageTime> takeStageTimes() override { return owner_.takeStageTimes(); }
+
+ private:
+  ObjectiveFunction& owner_;
+};
+
+// lambda * term applied to one parameter slice; other slices pass through the prox unchanged.
+class ObjectiveFunction::ProxView final : public ProximableFunction {
+ public:
+  ProxView(const Entry& entry, std::size_t num_pixels, std::size_t dimension)
+      : entry_(entry), num_pixels_(num_pixels), dimension_(dimension) {}
+  std::string name() const override { return entry_.term->name(); }
+  double value(const double* x) override {
+    const double* slice = x + std::size_t(entry_.options.parameter) * num_pixels_;
+    return entry_.options.lambda * entry_.term->proxValue(slice);
+  }
+  bool isSeparable() const override { return entry_.term->isSeparable(); }
+  void prox(const double* v, double step, double* out) override {
+    std::copy(v, v + dimension_, out);
+    const std::size_t offset = std::size_t(entry_.options.parameter) * num_pixels_;
+    entry_.term->prox(v + offset, step * entry_.options.lambda, out + offset);
+  }
+
+ private:
+  const Entry& entry_;
+  std::size_t num_pixels_;
+  std::size_t dimension_;
+};
+
+ObjectiveFunction::ObjectiveFunction(std::size_t num_pixels, int num_parameters)
+    : num_pixels_(num_pixels),
+      num_parameters_(num_parameters),
+      smooth_(std::make_unique<SmoothView>(*this)) {
+  if (num_parameters < 1)
+    throw std::invalid_argument("ObjectiveFunction: num_parameters < 1");
+}
+
+ObjectiveFunction::~ObjectiveFunction() = default;
+
+void ObjectiveFunction::add(std::shared_ptr<ObjectiveTerm> term, TermOptions options) {
+  if (!term)
+    throw std::invalid_argument("ObjectiveFunction::add: null term");
+  if (options.parameter < 0 || options.parameter >= num_parameters_)
+    throw std::invalid_argument("ObjectiveFunction::add: parameter index out of range");
+  if (options.proximal && !term->hasProx())
+    throw std::invalid_argument(term->name() + " has no proximal operator");
+  auto entry = std::make_unique<Entry>();
+  entry->term = std::move(term);
+  entry->options = options;
+  entry->prox_view = std::make_unique<ProxView>(*entry, num_pixels_, dimension());
+  entries_.push_back(std::move(entry));
+}
+
+std::size_t ObjectiveFunction::numTerms() const {
+  return entries_.size();
+}
+
+std::size_t ObjectiveFunction::dimension() const {
+  return num_pixels_ * std::size_t(num_parameters_);
+}
+
+double ObjectiveFunction::evaluate(const double* x, double* gradient) {
+  return evaluateSelected(x, gradient, true);
+}
+
+double ObjectiveFunction::evaluateSelected(const double* x, double* gradient,
+                                           bool include_proximal) {
+  using Clock = std::chrono::steady_clock;
+  if (gradient != nullptr)
+    std::fill(gradient, gradient + dimension(), 0.0);
+  last_values_.clear();
+  double total = 0.0;
+  for (const auto& e : entries_) {
+    if (e->options.proximal && !include_proximal)
+      continue;
+    const std::size_t offset = std::size_t(e->options.parameter) * num_pixels_;
+    const auto start = Clock::now();
+    const double v =
+        e->options.lambda *
+        e->term->evaluate(x + offset, gradient ? gradient + offset : nullptr, e->options.lambda);
+    const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    double inner = 0.0;
+    for (const auto& s : e->term->takeStageTimes()) {
+      addTime(stage_times_, s.stage, s.seconds);
+      inner += s.seconds;
+    }
+    addTime(stage_times_, e->term->name(), std::max(0.0, seconds - inner));
+    last_values_.push_back({e->term->name(), v});
+    total += v;
+  }
+  return total;
+}
+
+std::vector<TermValue> ObjectiveFunction::lastTermValues() const {
+  return last_values_;
+}
+
+std::vector<StageTime> ObjectiveFunction::takeStageTimes() {
+  std::vector<StageTime> out;
+  out.swap(stage_times_);
+  return out;
+}
+
+DifferentiableFunction& ObjectiveFunction::smoothPart() {
+  return *smooth_;
+}
+
+std::vector<ProximableFunction*> ObjectiveFunction::proximalTerms() {
+  std::vector<ProximableFunction*> out;
+  for (const auto& e : entries_) {
+    if (e->options.proximal)
+      out.push_back(e->prox_view.get());
+  }
+  return out;
+}
+
+}  // namespace apertura::rml

@@ -1,0 +1,56 @@
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "core/rml/function.h"
+#include "core/rml/objective_term.h"
+
+namespace apertura::rml {
+
+// How the objective uses one term: f += lambda * term(x[parameter]). `proximal` terms are left
+// out of smoothPart() and handed to proximal solvers through proximalTerms(); gradient solvers
+// see every term through evaluate() (non-smooth ones in their smoothed form).
+struct TermOptions {
+  double lambda = 1.0;
+  int parameter = 0;
+  bool proximal = false;
+};
+
+// The RML objective: a sum of weighted terms over num_parameters images of num_pixels each
+// (parameter p occupies x[p * num_pixels .. (p + 1) * num_pixels)).
+class ObjectiveFunction final : public DifferentiableFunction {
+ public:
+  explicit ObjectiveFunction(std::size_t num_pixels, int num_parameters = 1);
+  ~ObjectiveFunction() override;
+
+  void add(std::shared_ptr<ObjectiveTerm> term, TermOptions options = {});
+  std::size_t numTerms() const;
+  std::size_t numPixels() const { return num_pixels_; }
+
+  std::size_t dimension() const override;
+  // Every term (value and gradient together).
+  double evaluate(const double* x, double* gradient) override;
+  std::vector<TermValue> lastTermValues() const override;
+  std::vector<StageTime> takeStageTimes() override;
+
+  // The terms not marked proximal, as one differentiable function.
+  DifferentiableFunction& smoothPart();
+  // One proximable function per proximal term (lambda and parameter slice applied).
+  std::vector<ProximableFunction*> proximalTerms();
+
+ private:
+  struct Entry;
+  class SmoothView;
+  class ProxView;
+  double evaluateSelected(const double* x, double* gradient, bool include_proximal);
+
+  std::size_t num_pixels_;
+  int num_parameters_;
+  std::vector<std::unique_ptr<Entry>> entries_;
+  std::unique_ptr<SmoothView> smooth_;
+  std::vector<StageTime> stage_times_;
+  std::vector<TermValue> last_values_;
+};
+
+}  // namespace apertura::rml

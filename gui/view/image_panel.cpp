@@ -1,0 +1,105 @@
+#include "gui/view/image_panel.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include "gui/view/colorbar_widget.h"
+#include "gui/view/histogram_widget.h"
+#include "gui/view/image_toolbar.h"
+#include "gui/view/image_view.h"
+
+namespace apertura::gui {
+
+ImagePanel::ImagePanel(QWidget* parent)
+    : QWidget(parent),
+      toolbar_(new ImageToolbar(this)),
+      view_(new ImageView(this)),
+      colorbar_(new ColorbarWidget(this)),
+      histogram_(new HistogramWidget(this)),
+      status_(new QLabel(this)) {
+  status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  status_->setMinimumWidth(100);
+  QFont mono = status_->font();
+  mono.setFamily("DejaVu Sans Mono");
+  mono.setStyleHint(QFont::Monospace);
+  status_->setFont(mono);
+  histogram_->setVisible(false);
+
+  auto* image_row = new QHBoxLayout;
+  image_row->setContentsMargins(0, 0, 0, 0);
+  image_row->setSpacing(2);
+  image_row->addWidget(view_, 1);
+  image_row->addWidget(colorbar_);
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(2, 2, 2, 2);
+  layout->setSpacing(2);
+  layout->addWidget(toolbar_);
+  layout->addLayout(image_row, 1);
+  layout->addWidget(histogram_);
+  layout->addWidget(status_);
+
+  toolbar_->setSettings(view_->displaySettings());
+  connect(toolbar_, &ImageToolbar::settingsChanged, view_, &ImageView::setDisplaySettings);
+  connect(toolbar_, &ImageToolbar::fitRequested, view_, &ImageView::fitToWindow);
+  connect(toolbar_, &ImageToolbar::histogramToggled, this, &ImagePanel::setHistogramVisible);
+  connect(view_, &ImageView::displayChanged, this, &ImagePanel::refreshScale);
+  connect(view_, &ImageView::cursorInfo, status_, &QLabel::setText);
+}
+
+void ImagePanel::setImage(ImageData image) {
+  view_->setImage(std::move(image));
+}
+
+void ImagePanel::setDisplaySettings(const DisplaySettings& settings) {
+  toolbar_->setSettings(settings);
+  view_->setDisplaySettings(settings);
+}
+
+DisplaySettings ImagePanel::displaySettings() const {
+  return view_->displaySettings();
+}
+
+void ImagePanel::setHistogramVisible(bool visible) {
+  histogram_->setVisible(visible);
+  toolbar_->histogramButton()->setChecked(visible);
+  if (visible)
+    refreshSamples();
+}
+
+QString ImagePanel::statusText() const {
+  return status_->text();
+}
+
+void ImagePanel::refreshSamples() {
+  const auto image = view_->image();
+  if (histogram_->isHidden() || samples_source_.lock() == image)
+    return;
+  samples_source_ = image;
+  ImageRenderer& renderer = view_->renderer();
+  histogram_->setSamples(renderer.samples(), renderer.dataRange(),
+                         image ? QString::fromStdString(image->unit) : QString());
+  histogram_->setClipRange(renderer.clipRange());
+}
+
+void ImagePanel::refreshScale() {
+  ImageRenderer& renderer = view_->renderer();
+  const auto image = view_->image();
+  if (!image || image->empty()) {
+    colorbar_->clear();
+    return;
+  }
+  const ValueRange clip = renderer.clipRange();
+  std::vector<ColorbarWidget::Tick> ticks;
+  for (double value : niceTicks(clip.min, clip.max, 6))
+    ticks.push_back({value, renderer.levelOf(value)});
+  colorbar_->setScale(renderer.colorTable(), clip, std::move(ticks),
+                      QString::fromStdString(image->unit));
+  if (renderer.settings().clip != ClipMode::User)
+    toolbar_->showClipRange(clip);
+  refreshSamples();
+  histogram_->setClipRange(clip);
+}
+
+}  // namespace apertura::gui

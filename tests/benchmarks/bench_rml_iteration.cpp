@@ -1,0 +1,131 @@
+// Time of one RML iteration (objective value + gradient, and a full L-BFGS iteration) against one
+// dirty-image pass (grid + degrid, FFTs included) of the CPU gridding operator.
+// Usage: bench_rml_iteration [image_size=1024] [visibilities=1e6] [iterations=5] [float|double]
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <complex>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/imaging/imaging_operator.h"
+#include "core/rml/chi2_term.h"
+#include "core/rml/gradient_regularizers.h"
+#include "core/rml/imaging_operator_adapter.h"
+#include "core/rml/lbfgs.h"
+#include "core/rml/objective_function.h"
+#include "core/rml/pixel_regularizers.h"
+#include "core/util/random.h"
+
+using namespace apertura;
+using namespace apertura::rml;
+
+namespace {
+
+double seconds(std::chrono::steady_clock::time_point a) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - a).count();
+}
+
+template <typename T>
+int run(int n, std::size_t nvis, int iterations) {
+  const auto geometry = imaging::ImageGeometry::fromCell(n, n, 1.0 / 3600.0 * M_PI / 180.0);
+  // Random baselines over 90% of the uv range the image supports, one channel at 1 GHz.
+  const std::vector<double> freq = {1.0e9};
+  const double umax = 0.9 / (2.0 * std::abs(geometry.cell_l)) * imaging::kSpeedOfLight / 1.0e9;
+  std::vector<double> uvw(3 * nvis);
+  for (std::size_t r = 0; r < nvis; ++r) {
+    uvw[3 * r] = (2.0 * counterUniform(1, 2 * r) - 1.0) * umax;
+    uvw[3 * r + 1] = (2.0 * counterUniform(1, 2 * r + 1) - 1.0) * umax;
+    uvw[3 * r + 2] = 0.0;
+  }
+  const std::vector<imaging::UvwBlock> blocks{{uvw.data(), nvis, freq.data(), 1}};
+  imaging::OperatorSettings settings;
+  auto start = std::chrono::steady_clock::now();
+  auto op = imaging::makeCpuOperator<T>(geometry, settings);
+  op->setSamples(blocks);
+  std::printf("%s\nsetSamples: %.3f s\n", op->describe().c_str(), seconds(start));
+
+  // One dirty-image pass: degrid (image -> vis) and grid (vis -> image), FFTs included.
+  std::vector<std::complex<T>> image(geometry.numPixels(), T(0)), vis(nvis);
+  image[geometry.numPixels() / 2 + n / 2] = T(1);
+  std::vector<double> degrid_s, grid_s;
+  for (int k = 0; k < 3; ++k) {
+    start = std::chrono::steady_clock::now();
+    op->degrid(image.data(), {vis.data()});
+    degrid_s.push_back(seconds(start));
+    start = std::chrono::steady_clock::now();
+    op->grid({vis.data()}, {nullptr}, image.data());
+    grid_s.push_back(seconds(start));
+  }
+  std::sort(degrid_s.begin(), degrid_s.end());
+  std::sort(grid_s.begin(), grid_s.end());
+  const double pass = degrid_s[1] + grid_s[1];
+  std::printf("dirty pass (median of 3): degrid %.3f s + grid %.3f s = %.3f s\n", degrid_s[1],
+              grid_s[1], pass);
+
+  // The RML objective: chi2 + TSV + smoothed L1, double precision outside the operator.
+  auto adapter = std::make_shared<ImagingOperatorAdapter<T>>(*op, blocks);
+  VisibilityBlock data;
+  data.vis.resize(nvis);
+  data.weights.assign(nvis, 1.0);
+  for (std::size_t k = 0; k < nvis; ++k) {
+    const NormalPair z = counterNormalPair(2, k);
+    data.vis[k] = Complex(1.0 + 0.1 * z.a, 0.1 * z.b);
+  }
+  ObjectiveFunction objective(geometry.numPixels());
+  objective.add(std::make_shared<Chi2Term>(adapter, std::vector<VisibilityBlock>{data}));
+  objective.add(std::make_shared<TotalSquaredVariation>(n, n), {1.0});
+  objective.add(std::make_shared<L1Regularizer>(n, n, 1e-6), {1.0});
+  std::vector<double> x(geometry.numPixels(), 0.0), g(x.size());
+  objective.takeStageTimes();
+  start = std::chrono::steady_clock::now();
+  for (int k = 0; k < iterations; ++k)
+    objective.evaluate(x.data(), g.data());
+  const double eval = seconds(start) / iterations;
+  std::printf("objective value + gradient: %.3f s per evaluation (%.2f dirty passes); split:\n",
+              eval, eval / pass);
+  for (const auto& s : objective.takeStageTimes())
+    std::printf("  %-10s %.3f s\n", s.stage.c_str(), s.seconds / iterations);
+
+  LbfgsSettings ls;
+  ls.positivity = true;
+  ls.stop.max_iterations = iterations;
+  ls.stop.relative_tolerance = 0.0;
+  std::map<std::string, double> stages;
+  double total = 0.0;
+  int evaluations = 0;
+  ls.stop.observer = [&](const IterationReport& r) {
+    total += r.iteration_seconds;
+    evaluations += r.evaluations;
+    for (const auto& s : r.stages)
+      stages[s.stage] += s.seconds;
+  };
+  const OptimizerResult r = minimizeLbfgs(objective, x, ls);
+  if (r.iterations > 0) {
+    std::printf(
+        "L-BFGS: %d iterations, %.3f s per iteration (%.2f evaluations, %.2f dirty "
+        "passes); split:\n",
+        r.iterations, total / r.iterations, double(evaluations) / r.iterations,
+        total / r.iterations / pass);
+    for (const auto& [stage, s] : stages)
+      std::printf("  %-10s %.3f s\n", stage.c_str(), s / r.iterations);
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int n = argc > 1 ? std::atoi(argv[1]) : 1024;
+  const std::size_t nvis = argc > 2 ? std::size_t(std::atof(argv[2])) : 1000000;
+  const int iterations = argc > 3 ? std::max(1, std::atoi(argv[3])) : 5;
+  const bool use_double = argc > 4 && std::strcmp(argv[4], "double") == 0;
+  std::printf("RML iteration benchmark: image %dx%d, %zu visibilities, operator in %s\n", n, n,
+              nvis, use_double ? "double" : "float");
+  return use_double ? run<double>(n, nvis, iterations) : run<float>(n, nvis, iterations);
+}

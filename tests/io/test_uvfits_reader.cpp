@@ -1,0 +1,209 @@
+// The UVFITS reader and summary on a file the test writes with cfitsio (tests/io/uvfits_fixture):
+// UU/VV/WW in seconds with PSCAL, two DATE parameters, BASELINE (256 and 2048 encodings) or
+// ANTENNA1/ANTENNA2, STOKES and IF axes, the AIPS FQ and AN tables. Expected numbers come from
+// the fixture's value/weight formulas.
+#include <QTemporaryDir>
+#include <QtTest>
+#include <cmath>
+
+#include "core/io/dataset_summary_reader.h"
+#include "core/io/uvfits_reader.h"
+#include "core/util/input_error.h"
+#include "tests/io/read_pass.h"
+#include "tests/io/uvfits_fixture.h"
+
+using namespace apertura;
+using namespace apertura::testing;
+using F = UvfitsFixture;
+
+namespace {
+
+constexpr double kC = 299792458.0;
+
+struct Expected {
+  std::uint64_t unflagged = 0;
+  double sum_w = 0, sum_wre = 0, sum_wim = 0;
+};
+
+// Stokes I = (RR + LL) / 2 over the cross-correlation groups, from the fixture's formulas.
+Expected expectedStokesI(bool one_hand) {
+  Expected e;
+  const F::Options o;
+  for (int g = 0; g < F::kGroups; ++g) {
+    if (F::antenna1(g) == F::antenna2(g, o))
+      continue;
+    for (int i = 0; i < F::kIfs; ++i) {
+      for (int c = 0; c < F::kChannels; ++c) {
+        const auto rr = F::value(g, i, c, 0), ll = F::value(g, i, c, 1);
+        const double wr = F::weight(g, i, c, 0, o), wl = F::weight(g, i, c, 1, o);
+        const bool ok_r = std::isfinite(rr.real()) && wr > 0,
+                   ok_l = std::isfinite(ll.real()) && wl > 0;
+        std::complex<double> v;
+        double w = 0;
+        if (ok_r && ok_l) {
+          v = 0.5 * (std::complex<double>(rr) + std::complex<double>(ll));
+          w = 4.0 / (1.0 / wr + 1.0 / wl);
+        } else if (one_hand && (ok_r || ok_l)) {
+          v = ok_r ? std::complex<double>(rr) : std::complex<double>(ll);
+          w = ok_r ? wr : wl;
+        } else {
+          continue;
+        }
+        ++e.unflagged;
+        e.sum_w += w;
+        e.sum_wre += w * v.real();
+        e.sum_wim += w * v.imag();
+      }
+    }
+  }
+  return e;
+}
+
+bool close(double a, double b) {
+  return std::fabs(a - b) <= 1e-6 * std::max(1.0, std::fabs(b));
+}
+
+}  // namespace
+
+class TestUvfitsReader : public QObject {
+  Q_OBJECT
+ private slots:
+  void initTestCase() {
+    QVERIFY(dir_.isValid());
+    file_ = F::write(path("known.uvfits"));
+  }
+
+  void stokesIAndLayout() {
+    ReadOptions o;
+    o.chunk_rows = 2;
+    auto src = openUvfitsReader(file_, o);
+    QCOMPARE(src->info().format, std::string("UVFITS"));
+    QCOMPARE(src->info().rows, std::uint64_t(5 * F::kIfs));
+    QCOMPARE(src->info().samples, std::uint64_t(5 * F::kIfs * F::kChannels));
+    QCOMPARE(src->info().spectral_windows.size(), std::size_t(2));
+    QCOMPARE(src->info().spectral_windows[1].first_channel_hz, F::frequencyHz(1, 0));
+    QCOMPARE(src->info().fields[0].name, std::string("TESTSRC"));
+    QVERIFY(close(src->info().fields[0].ra_rad, F::kRaDeg * M_PI / 180));
+    const PassSums s = readPass(*src, true);
+    QCOMPARE(s.chunks, std::uint64_t(6));  // blocks {0,1} {2,4} {5} x 2 IFs
+    const Expected e = expectedStokesI(false);
+    QCOMPARE(s.unflagged, e.unflagged);
+    QCOMPARE(e.unflagged, std::uint64_t(28));  // 30 minus the flagged LL and the NaN RR
+    QVERIFY2(close(s.sum_w, e.sum_w), qPrintable(QString::number(s.sum_w)));
+    QVERIFY(close(s.sum_wre, e.sum_wre));
+    QVERIFY(close(s.sum_wim, e.sum_wim));
+
+    const VisibilityChunk& c0 = s.kept[0];  // IF 1 of groups 0 and 1
+    QCOMPARE(c0.spectral_window_id, 0);
+    QCOMPARE(c0.frequencies_hz, (std::vector<double>{8.000e9, 8.001e9, 8.002e9}));
+    QVERIFY(close(c0.uvw_m[0], F::uMetres(0)));
+    QVERIFY(close(c0.uvw_m[4], F::vMetres(1)));
+    QVERIFY(close(c0.uvw_m[5], F::wMetres(1)));
+    const double t0 = (F::kJdStart - 2400000.5) * 86400.0;
+    QVERIFY(std::fabs(c0.time_mjd_s[1] - (t0 + F::timeOffsetS(1))) < 1e-3);
+    QCOMPARE(c0.antenna1, (std::vector<int>{0, 0}));
+    QCOMPARE(c0.antenna2, (std::vector<int>{1, 2}));
+    const VisibilityChunk& c1 = s.kept[1];  // IF 2 of the same groups
+    QCOMPARE(c1.spectral_window_id, 1);
+    QCOMPARE(c1.frequencies_hz[0], 8.032e9);
+    QCOMPARE(c1.first_row, std::size_t(2));
+
+    const auto w = src->warnings();
+    QCOMPARE(w.size(), std::size_t(1));
+    QVERIFY2(QString::fromStdString(w[0]).contains("1 correlation samples with NaN or Inf"),
+             w[0].c_str());
+  }
+
+  void oneHandAndCrossHands() {
+    ReadOptions o;
+    o.selection.single_hand = SingleHandPolicy::kUseAvailable;
+    const PassSums one = readPass(*openUvfitsReader(file_, o));
+    const Expected e = expectedStokesI(true);
+    QCOMPARE(one.unflagged, std::uint64_t(30));
+    QVERIFY(close(one.sum_w, e.sum_w));
+    QVERIFY(close(one.sum_wim, e.sum_wim));
+    // Q = (RL + LR) / 2 = re + 1i, w = 4 / (1/3 + 1/4) = 48/7; RL of group 2 is exactly zero.
+    o.selection.product = Product::Q;
+    auto q = openUvfitsReader(file_, o);
+    const PassSums qs = readPass(*q);
+    QCOMPARE(qs.unflagged, std::uint64_t(29));
+    QVERIFY(close(qs.sum_w, 29 * 48.0 / 7.0));
+    QVERIFY(close(qs.sum_wim, qs.sum_w));
+    bool zero_warned = false;
+    for (const auto& w : q->warnings()) {
+      zero_warned |= QString::fromStdString(w).contains(
+          "1 correlation samples exactly zero with positive weight were flagged");
+    }
+    QVERIFY(zero_warned);
+  }
+
+  void selectionOfIfsAndChannels() {
+    ReadOptions o;
+    o.selection.spectral_windows = {1};
+    o.selection.channel_start = 1;
+    const PassSums s = readPass(*openUvfitsReader(file_, o), true);
+    QCOMPARE(s.rows, std::uint64_t(5));
+    QCOMPARE(s.samples, std::uint64_t(10));
+    QCOMPARE(s.kept[0].frequencies_hz, (std::vector<double>{8.033e9, 8.034e9}));
+  }
+
+  void baselineEncodings() {
+    F::Options wide;
+    wide.wide_array = true;
+    const PassSums w =
+        readPass(*openUvfitsReader(F::write(path("wide.uvfits"), wide), ReadOptions{}), true);
+    QCOMPARE(w.kept.back().antenna1.back(), 2);    // antenna 3
+    QCOMPARE(w.kept.back().antenna2.back(), 299);  // antenna 300, 2048-style encoding
+    F::Options ants;
+    ants.antenna_params = true;
+    const PassSums a =
+        readPass(*openUvfitsReader(F::write(path("ants.uvfits"), ants), ReadOptions{}));
+    const PassSums b = readPass(*openUvfitsReader(file_, ReadOptions{}));
+    QCOMPARE(a.rows, b.rows);
+    QCOMPARE(a.sum_wre, b.sum_wre);
+    QCOMPARE(a.sum_uvw, b.sum_uvw);
+  }
+
+  void summary() {
+    const DatasetSummary s = summarizeDataset(file_);
+    QCOMPARE(s.format, std::string("UVFITS"));
+    QCOMPARE(s.telescope, std::string("TESTVLBI"));
+    QCOMPARE(s.rows, std::uint64_t(F::kGroups));
+    QCOMPARE(s.autocorrelation_rows, std::uint64_t(F::kAutocorrelations));
+    QCOMPARE(s.antennas_listed, F::kAntennas);
+    QCOMPARE(s.antennas_used, 3);
+    QCOMPARE(s.polarizations.size(), std::size_t(1));
+    QCOMPARE(s.polarizations[0].correlations, (std::vector<std::string>{"RR", "LL", "RL", "LR"}));
+    QCOMPARE(s.spectral_windows.size(), std::size_t(2));
+    QCOMPARE(s.spectral_windows[1].first_channel_hz, 8.032e9);
+    QCOMPARE(s.spectral_windows[1].last_channel_hz, 8.034e9);
+    QCOMPARE(s.spectral_windows[1].channel_width_hz, 1.0e6);
+    QCOMPARE(s.spectral_windows[1].total_bandwidth_hz, 3.0e6);
+    QCOMPARE(s.fields[0].frame, std::string("J2000"));
+    QCOMPARE(s.columns.size(), std::size_t(7));
+    QCOMPARE(s.flag_cells_total, std::uint64_t(144));
+    QCOMPARE(s.flag_cells_flagged, std::uint64_t(1));
+    QCOMPARE(s.unflagged_visibilities, std::uint64_t(5 * 24 - 1));
+    QVERIFY(close(s.max_baseline_m, std::sqrt(6000.0 * 6000 + 2250.0 * 2250 + 50.0 * 50)));
+    QVERIFY(close(s.min_baseline_m, std::sqrt(1000.0 * 1000 + 250.0 * 250)));
+    const double t0 = (F::kJdStart - 2400000.5) * 86400.0;
+    QVERIFY(std::fabs(s.time_start_mjd_s - (t0 + 3600)) < 1e-3);
+    QVERIFY(std::fabs(s.time_end_mjd_s - (t0 + 3750)) < 1e-3);
+    // Imaging suggestions: cell = 1 / (5 B_max/lambda_min), FWHM = 1.13 lambda_max / 25 m.
+    QCOMPARE(s.dish_diameter_m, F::kDishDiameterM);
+    QVERIFY(close(s.max_baseline_wavelengths, s.max_baseline_m * 8.034e9 / kC));
+    QVERIFY(close(s.suggested_cell_rad, 1.0 / (5 * s.max_baseline_wavelengths)));
+    QVERIFY(close(s.primary_beam_fwhm_rad, 1.13 * (kC / 8.0e9) / 25.0));
+    // 2 FWHM / cell = 2908.8 cells; the next even 2-3-5 size is 2916 = 2^2 3^6.
+    QCOMPARE(s.suggested_image_size, 2916);
+    QVERIFY(!s.image_size_capped);
+  }
+
+ private:
+  std::string path(const char* name) const { return (dir_.path() + "/" + name).toStdString(); }
+  QTemporaryDir dir_;
+  std::string file_;
+};
+
+QTEST_GUILESS_MAIN(TestUvfitsReader)
+#include "test_uvfits_reader.moc"

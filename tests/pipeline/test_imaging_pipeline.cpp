@@ -1,0 +1,159 @@
+// The whole imaging run on simulated data with known truth: dirty image, RML, restore and FITS
+// export through the engine, plus cancellation in the middle of the optimizer.
+#include <QTemporaryDir>
+#include <QtTest>
+#include <cmath>
+#include <mutex>
+
+#include "core/engine/engine.h"
+#include "core/io/fits_image_io.h"
+#include "core/pipeline/imaging_pipeline.h"
+#include "core/project/project_settings.h"
+#include "core/sim/array_layout.h"
+#include "core/sim/simulator.h"
+
+using namespace apertura;
+
+namespace {
+
+constexpr double kArcsec = M_PI / (180.0 * 3600.0);
+constexpr double kCellArcsec = 0.15;
+constexpr int kSize = 64;
+constexpr int kEastCells = 6;  // source offset, in pixels
+constexpr int kNorthCells = 4;
+
+class CountingObserver : public engine::RunObserver {
+ public:
+  void iteration(const engine::IterationMetrics& m) override {
+    std::lock_guard<std::mutex> lock(mutex);
+    chi2.push_back(m.chi2_per_dof);
+  }
+  void snapshot(const std::shared_ptr<const engine::ImageSnapshot>& s) override {
+    std::lock_guard<std::mutex> lock(mutex);
+    names.insert(QString::fromStdString(s->name));
+  }
+  std::mutex mutex;
+  std::vector<double> chi2;
+  QSet<QString> names;
+};
+
+}  // namespace
+
+class TestImagingPipeline : public QObject {
+  Q_OBJECT
+ private slots:
+  void initTestCase() {
+    QVERIFY(dir_.isValid());
+    ms_ = dir_.path().toStdString() + "/point.ms";
+    sim::SkyModel sky;
+    sky.reference_frequency_hz = 230e9;
+    sky.points.push_back(
+        {1.0, kEastCells * kCellArcsec * kArcsec, kNorthCells * kCellArcsec * kArcsec, 0.0});
+    sim::ObservationSpec spec;
+    spec.ra_rad = 1.2;
+    spec.dec_rad = -0.5;
+    spec.duration_h = 1.0;
+    spec.integration_s = 120.0;
+    spec.spectral_windows = {sim::SpectralWindowSpec{230e9, 100e6, 1}};
+    spec.sigma_jy = 0.05;
+    spec.seed = 7;
+    sim::simulateMeasurementSet(sky, sim::almaCompactLayout(), spec, ms_, false);
+  }
+
+  void pointSourceRunsEndToEnd() {
+    project::ProjectSettings s;
+    s.data.path = ms_;
+    s.imaging.nx = s.imaging.ny = kSize;
+    s.imaging.cell_arcsec = kCellArcsec;
+    s.imaging.epsilon = 1e-5;
+    s.weighting.scheme = "natural";
+    s.regularizers = {{"l1", 1e-3, false, {}}};
+    s.optimizer.max_iterations = 150;
+    s.optimizer.relative_tolerance = 1e-12;
+    s.optimizer.snapshot_every = 5;
+    s.output.prefix = dir_.path().toStdString() + "/run";
+
+    auto products = std::make_shared<pipeline::ImagingProducts>();
+    auto observer = std::make_shared<CountingObserver>();
+    engine::Engine engine;
+    engine.start(s, pipeline::makeImagingPipeline(products), observer);
+    const engine::RunOutcome out = engine.wait();
+    QVERIFY2(out.state == engine::RunState::Finished, out.message.c_str());
+
+    const int ix = kSize / 2 - kEastCells;  // RA increases to the left
+    const int iy = kSize / 2 + kNorthCells;
+    const auto at = [&](const auto& img, int x, int y) { return img[std::size_t(y) * kSize + x]; };
+    // Dirty image: the peak sits on the source with its flux (Jy/beam, noise 0.05 Jy / sqrt(N)).
+    std::size_t peak = 0;
+    for (std::size_t i = 0; i < products->dirty.size(); ++i) {
+      if (products->dirty[i] > products->dirty[peak])
+        peak = i;
+    }
+    QCOMPARE(int(peak % kSize), ix);
+    QCOMPARE(int(peak / kSize), iy);
+    QVERIFY(std::fabs(at(products->dirty, ix, iy) - 1.0) < 0.05);
+    // The model puts about 1 Jy within a pixel or two of the source.
+    double flux = 0.0;
+    for (int y = iy - 2; y <= iy + 2; ++y) {
+      for (int x = ix - 2; x <= ix + 2; ++x)
+        flux += at(products->model, x, y);
+    }
+    QVERIFY2(std::fabs(flux - 1.0) < 0.1, qPrintable(QString::number(flux)));
+    // chi2 per degree of freedom falls to the noise level (about 1).
+    QVERIFY(!observer->chi2.empty());
+    QVERIFY(observer->chi2.back() < observer->chi2.front());
+    QVERIFY2(products->chi2_per_dof < 1.3 && products->chi2_per_dof > 0.7,
+             qPrintable(QString::number(products->chi2_per_dof)));
+    for (const char* n : {"dirty", "psf", "model", "residual", "restored"}) {
+      QVERIFY2(observer->names.contains(n), n);
+    }
+    QVERIFY(products->beam.bmaj >= products->beam.bmin && products->beam.bmin > 0.0);
+    // FITS outputs with WCS and beam.
+    QCOMPARE(products->written_files.size(), std::size_t(6));
+    const FitsImage restored = readFitsImage(s.output.prefix + "-restored.fits");
+    QCOMPARE(restored.nx, kSize);
+    QCOMPARE(restored.bunit, std::string("JY/BEAM"));
+    QVERIFY(std::fabs(restored.ref_ra_rad - 1.2) < 1e-9);
+    QVERIFY(std::fabs(restored.ref_dec_rad + 0.5) < 1e-9);
+    QVERIFY(std::fabs(restored.cell_x_rad + kCellArcsec * kArcsec) < 1e-15);
+    QVERIFY(restored.beam.has_value());
+    QVERIFY(std::fabs(restored.beam->major_fwhm_rad - products->beam.bmaj) < 1e-12);
+    // The restored image shows the source at its flux (Jy/beam) too.
+    QVERIFY(std::fabs(restored.at(ix, iy) - 1.0) < 0.1);
+  }
+
+  void cancelStopsTheOptimizer() {
+    project::ProjectSettings s;
+    s.data.path = ms_;
+    s.imaging.nx = s.imaging.ny = kSize;
+    s.imaging.cell_arcsec = kCellArcsec;
+    s.regularizers = {{"tsv", 1e-4, false, {}}};
+    s.optimizer.max_iterations = 100000;
+    s.optimizer.relative_tolerance = 0.0;
+    auto observer = std::make_shared<CountingObserver>();
+    engine::Engine engine;
+    engine.start(s, pipeline::makeImagingPipeline(std::make_shared<pipeline::ImagingProducts>()),
+                 observer);
+    for (int i = 0; i < 2000; ++i) {
+      {
+        std::lock_guard<std::mutex> lock(observer->mutex);
+        if (observer->chi2.size() >= 3)
+          break;
+      }
+      QTest::qWait(5);
+    }
+    QElapsedTimer t;
+    t.start();
+    engine.cancel();
+    const engine::RunOutcome out = engine.wait();
+    QCOMPARE(int(out.state), int(engine::RunState::Cancelled));
+    QVERIFY(t.elapsed() < 1000);
+  }
+
+ private:
+  QTemporaryDir dir_;
+  std::string ms_;
+};
+
+QTEST_GUILESS_MAIN(TestImagingPipeline)
+#include "test_imaging_pipeline.moc"

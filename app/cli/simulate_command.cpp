@@ -4,12 +4,7 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
-#include <sstream>
 
-#include "core/io/fits_image_io.h"
-#include "core/sim/image_sky.h"
-#include "core/sim/simulator.h"
-#include "core/sim/sky_spec.h"
 #include "core/util/input_error.h"
 
 namespace apertura::cli {
@@ -56,85 +51,19 @@ CLI::App* addSimulateCommand(CLI::App& app, SimulateOptions& o) {
   return cmd;
 }
 
-namespace {
-
-sim::ObservationSpec observationFrom(const SimulateOptions& o) {
-  sim::ObservationSpec spec;
-  spec.ra_rad = sim::parseRightAscension(o.ra);
-  spec.dec_rad = sim::parseDeclination(o.dec);
-  spec.date_mjd = o.date_mjd;
-  spec.duration_h = o.hours;
-  spec.start_hour_angle_h = o.start_ha_h;
-  spec.integration_s = o.integration_s;
-  spec.spectral_windows.clear();
-  for (const auto& s : o.spws)
-    spec.spectral_windows.push_back(sim::parseSpectralWindowSpec(s));
-  if (spec.spectral_windows.empty()) {
-    spec.spectral_windows.push_back({o.freq_hz, o.chan_width_hz, o.nchan});
-  }
-  spec.basis = o.feeds == "circular" ? CorrelationBasis::Circular : CorrelationBasis::Linear;
-  spec.sigma_jy = o.sigma_jy;
-  spec.sefd_jy = o.sefd_jy;
-  spec.seed = o.seed;
-  return spec;
-}
-
-sim::SkyModel skyFrom(const SimulateOptions& o, const sim::ObservationSpec& spec) {
-  sim::SkyModel sky;
-  sky.reference_frequency_hz =
-      o.ref_freq_hz > 0.0 ? o.ref_freq_hz : spec.spectral_windows.front().first_frequency_hz;
-  for (const auto& p : o.points)
-    sky.points.push_back(sim::parsePointSpec(p));
-  for (const auto& g : o.gaussians)
-    sky.gaussians.push_back(sim::parseGaussianSpec(g));
-  for (const auto& d : o.disks)
-    sky.disks.push_back(sim::parseDiskSpec(d));
-  if (!o.sky_fits.empty()) {
-    const auto pixels =
-        sim::imageToPointSources(readFitsImage(o.sky_fits), spec.ra_rad, spec.dec_rad);
-    sky.points.insert(sky.points.end(), pixels.begin(), pixels.end());
-  }
-  if (sky.empty()) {
-    throw InputError("simulate", "no sky model: give --point, --gaussian, --disk or --sky-fits");
-  }
-  return sky;
-}
-
-std::string commandLine(const SimulateOptions& o) {
-  std::ostringstream s;
-  s << "apertura-cli simulate --array " << o.array << " --ra " << o.ra << " --dec " << o.dec
-    << " --hours " << o.hours << " --start-ha " << o.start_ha_h << " --integration "
-    << o.integration_s << " --seed " << o.seed;
-  for (const auto& p : o.points)
-    s << " --point " << p;
-  for (const auto& g : o.gaussians)
-    s << " --gaussian " << g;
-  for (const auto& d : o.disks)
-    s << " --disk " << d;
-  if (!o.sky_fits.empty())
-    s << " --sky-fits " << o.sky_fits;
-  return s.str();
-}
-
-}  // namespace
-
 int runSimulate(const SimulateOptions& o) {
   try {
-    sim::ObservationSpec spec = observationFrom(o);
-    const sim::SkyModel sky = skyFrom(o, spec);
-    const sim::ArrayLayout layout = sim::arrayLayoutFromSpec(o.array, o.seed);
-    spec.history.push_back(commandLine(o));
     const auto t0 = std::chrono::steady_clock::now();
-    const sim::SimulationSummary s =
-        sim::simulateMeasurementSet(sky, layout, spec, o.output, o.overwrite);
+    const sim::SimulationOutcome outcome = sim::runSimulation(o);
+    const sim::SimulationSummary& s = outcome.summary;
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::printf(
         "Wrote %s: %llu rows, %llu visibilities x 2 correlations, %zu antennas (%s), "
         "%.2f s\n",
         o.output.c_str(), static_cast<unsigned long long>(s.rows),
-        static_cast<unsigned long long>(s.visibilities), layout.antennas.size(),
-        layout.telescope_name.c_str(), seconds);
+        static_cast<unsigned long long>(s.visibilities), outcome.antennas,
+        outcome.telescope.c_str(), seconds);
     for (std::size_t i = 0; i < s.sigma_jy.size(); ++i) {
       std::printf("  spw %zu: noise sigma %.6g Jy per real/imaginary part\n", i, s.sigma_jy[i]);
     }

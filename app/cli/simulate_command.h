@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/sim/simulation_request.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -10,28 +12,7 @@ class App;
 
 namespace apertura::cli {
 
-struct SimulateOptions {
-  std::vector<std::string> points, gaussians, disks;
-  std::string sky_fits;
-  double ref_freq_hz = 0.0;  // 0: the first channel of the first spectral window
-  std::string array = "alma-compact";
-  std::string ra = "0";
-  std::string dec = "-30";
-  double date_mjd = 60390.0;
-  double hours = 2.0;
-  double start_ha_h = -1.0;
-  double integration_s = 60.0;
-  double freq_hz = 230e9;
-  int nchan = 1;
-  double chan_width_hz = 100e6;
-  std::vector<std::string> spws;
-  double sigma_jy = 0.0;
-  double sefd_jy = 0.0;
-  std::string feeds = "linear";
-  std::uint64_t seed = 1;
-  std::string output;
-  bool overwrite = false;
-};
+using SimulateOptions = sim::SimulationRequest;
 
 // Registers `simulate` on the app and returns it.
 CLI::App* addSimulateCommand(CLI::App& app, SimulateOptions& options);

@@ -12,11 +12,17 @@ GuiOptions parseGuiOptions(const QStringList& arguments) {
   parser.addVersionOption();
   parser.addPositionalArgument("dataset", "Measurement Set to open", "[dataset]");
   QCommandLineOption screenshot("screenshot",
-                                "Render the main window to FILE (PNG) once the data set is loaded, "
-                                "then exit.",
+                                "Render the main window to FILE (PNG) once the data set is loaded "
+                                "(or the run finished, with --run), then exit.",
                                 "FILE");
   QCommandLineOption delay("screenshot-delay", "Milliseconds to wait before the screenshot.", "MS",
                            "500");
+  QCommandLineOption demo("demo",
+                          "Create (the first time) and open the built-in demo data set: an "
+                          "ALMA-like array observing an inclined disk with a gap.");
+  QCommandLineOption run("run", "Start an imaging run with the default settings once loaded.");
+  parser.addOption(demo);
+  parser.addOption(run);
   parser.addOption(screenshot);
   parser.addOption(delay);
   parser.process(arguments);
@@ -26,6 +32,8 @@ GuiOptions parseGuiOptions(const QStringList& arguments) {
   if (!positional.isEmpty())
     options.dataset = positional.first();
   options.screenshot = parser.value(screenshot);
+  options.demo = parser.isSet(demo);
+  options.run = parser.isSet(run);
   bool ok = false;
   const int ms = parser.value(delay).toInt(&ok);
   if (ok && ms >= 0)

@@ -7,6 +7,8 @@ namespace apertura::app {
 
 struct GuiOptions {
   QString dataset;     // opened at start when not empty
+  bool demo = false;   // create (first time) and open the built-in demo data set
+  bool run = false;    // start an imaging run once the data set is loaded
   QString screenshot;  // render the window to this file and exit
   int screenshot_delay_ms = 500;
 };

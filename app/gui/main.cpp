@@ -22,19 +22,30 @@ int main(int argc, char** argv) {
   window.show();
 
   int exit_code = 0;
+  // Lives as long as main(): the connections below call it when the data or the run is ready.
+  const auto shoot = [&] {
+    QTimer::singleShot(options.screenshot_delay_ms, &window, [&] {
+      QString error;
+      if (!apertura::gui::saveWindowScreenshot(window, options.screenshot, &error)) {
+        qCritical("apertura: %s", qPrintable(error));
+        exit_code = 1;
+      }
+      app.exit(exit_code);
+    });
+  };
   if (!options.screenshot.isEmpty()) {
-    auto shoot = [&] {
-      QTimer::singleShot(options.screenshot_delay_ms, &window, [&] {
-        QString error;
-        if (!apertura::gui::saveWindowScreenshot(window, options.screenshot, &error)) {
-          qCritical("apertura: %s", qPrintable(error));
-          exit_code = 1;
-        }
-        app.exit(exit_code);
-      });
-    };
-    if (options.dataset.isEmpty()) {
+    if (options.dataset.isEmpty() && !options.demo) {
       shoot();
+    } else if (options.run) {
+      QObject::connect(&window, &apertura::gui::MainWindow::runFinished, &window,
+                       [&](const QString& state, const QString& message) {
+                         if (state != "finished") {
+                           qCritical("apertura: run %s: %s", qPrintable(state),
+                                     qPrintable(message));
+                           exit_code = 1;
+                         }
+                         shoot();
+                       });
     } else {
       QObject::connect(&window, &apertura::gui::MainWindow::datasetLoaded, &window, shoot);
       QObject::connect(&window, &apertura::gui::MainWindow::datasetFailed, &window,
@@ -45,8 +56,19 @@ int main(int argc, char** argv) {
                        });
     }
   }
-  if (!options.dataset.isEmpty())
+  if (options.run) {
+    QObject::connect(&window, &apertura::gui::MainWindow::datasetLoaded, &window, [&] {
+      if (!window.startRun()) {
+        qCritical("apertura: the run could not start");
+        app.exit(1);
+      }
+    });
+  }
+  if (options.demo) {
+    window.openDemo();
+  } else if (!options.dataset.isEmpty()) {
     window.openDataset(options.dataset);
+  }
   const int rc = app.exec();
   return exit_code != 0 ? exit_code : rc;
 }

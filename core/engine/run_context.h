@@ -19,7 +19,9 @@ namespace apertura::engine {
 class StageError : public std::runtime_error {
  public:
   StageError(std::string stage, const std::string& message, std::exception_ptr cause)
-      : std::runtime_error(stage + ": " + message), stage_(std::move(stage)), cause_(std::move(cause)) {}
+      : std::runtime_error(stage + ": " + message),
+        stage_(std::move(stage)),
+        cause_(std::move(cause)) {}
   const std::string& stage() const { return stage_; }
   std::exception_ptr cause() const { return cause_; }
 

@@ -25,8 +25,17 @@ struct ImageSnapshot {
   int iteration = -1;
   int nx = 0;
   int ny = 0;
-  std::vector<float> pixels;  // nx * ny, x fastest
+  std::vector<float> pixels;  // nx * ny, x fastest, row 0 at the bottom (south)
   std::string unit;           // "Jy/beam", "Jy/pixel"
+  // Sky coordinates (SIN projection about the phase centre at pixel (nx/2, ny/2)); cells 0 when
+  // unknown. The clean beam (FWHM, rad; position angle east of north, rad) when fitted.
+  double ref_ra_rad = 0.0;
+  double ref_dec_rad = 0.0;
+  double cell_x_rad = 0.0;  // negative: RA increases to the left
+  double cell_y_rad = 0.0;
+  double beam_major_rad = 0.0;
+  double beam_minor_rad = 0.0;
+  double beam_pa_rad = 0.0;
 };
 
 struct ResourceSample {

@@ -41,7 +41,7 @@ PrefetchSource::PrefetchSource(Opener open, int depth, const CancellationToken* 
     : state_(std::make_unique<State>()) {
   state_->depth = static_cast<std::size_t>(std::clamp(depth, 1, 4));
   state_->cancel = cancel;
-  state_->thread = std::thread([this, o = std::move(open)]() mutable { run(std::move(o)); });
+  state_->thread = std::thread([this, o = std::move(open)]() { run(o); });
   std::unique_lock<std::mutex> lock(state_->mutex);
   state_->changed.wait(lock, [&] { return state_->opened; });
   if (state_->open_error) {
@@ -61,7 +61,7 @@ PrefetchSource::~PrefetchSource() {
     state_->thread.join();
 }
 
-void PrefetchSource::run(Opener open) {
+void PrefetchSource::run(const Opener& open) {
   State& s = *state_;
   std::unique_ptr<VisibilitySource> source;
   try {

@@ -29,7 +29,7 @@ class PrefetchSource final : public VisibilitySource {
 
  private:
   struct State;
-  void run(Opener open);
+  void run(const Opener& open);
   std::unique_ptr<State> state_;
 };
 

@@ -61,8 +61,8 @@ void dirtyStage(engine::RunContext& ctx, const RunData& data, ImagingProducts& o
   out.dirty = std::move(r.dirty);
   out.psf = std::move(r.psf);
   out.beam = r.beam;
-  publishImage(ctx, "dirty", -1, out.geometry, out.dirty.data(), "Jy/beam");
-  publishImage(ctx, "psf", -1, out.geometry, out.psf.data(), "");
+  publishImage(ctx, "dirty", -1, out, out.dirty.data(), "Jy/beam");
+  publishImage(ctx, "psf", -1, out, out.psf.data(), "");
 }
 
 }  // namespace apertura::pipeline

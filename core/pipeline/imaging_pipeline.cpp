@@ -16,7 +16,8 @@ engine::Pipeline makeImagingPipeline(std::shared_ptr<ImagingProducts> products) 
 
 template <typename T>
 static void publish(engine::RunContext& ctx, const std::string& name, int iteration,
-                    const imaging::ImageGeometry& g, const T* pixels, const std::string& unit) {
+                    const ImagingProducts& p, const T* pixels, const std::string& unit) {
+  const imaging::ImageGeometry& g = p.geometry;
   auto image = std::make_shared<engine::ImageSnapshot>();
   image->name = name;
   image->iteration = iteration;
@@ -24,17 +25,24 @@ static void publish(engine::RunContext& ctx, const std::string& name, int iterat
   image->ny = g.ny;
   image->unit = unit;
   image->pixels.assign(pixels, pixels + g.numPixels());
+  image->ref_ra_rad = p.phase_centre_ra_rad;
+  image->ref_dec_rad = p.phase_centre_dec_rad;
+  image->cell_x_rad = g.cell_l;
+  image->cell_y_rad = g.cell_m;
+  image->beam_major_rad = p.beam.bmaj;
+  image->beam_minor_rad = p.beam.bmin;
+  image->beam_pa_rad = p.beam.bpa;
   ctx.observer().snapshot(std::move(image));
 }
 
 void publishImage(engine::RunContext& ctx, const std::string& name, int iteration,
-                  const imaging::ImageGeometry& g, const float* pixels, const std::string& unit) {
-  publish(ctx, name, iteration, g, pixels, unit);
+                  const ImagingProducts& p, const float* pixels, const std::string& unit) {
+  publish(ctx, name, iteration, p, pixels, unit);
 }
 
 void publishImage(engine::RunContext& ctx, const std::string& name, int iteration,
-                  const imaging::ImageGeometry& g, const double* pixels, const std::string& unit) {
-  publish(ctx, name, iteration, g, pixels, unit);
+                  const ImagingProducts& p, const double* pixels, const std::string& unit) {
+  publish(ctx, name, iteration, p, pixels, unit);
 }
 
 }  // namespace apertura::pipeline

@@ -138,10 +138,10 @@ void optimizeAndRestoreStages(engine::RunContext& ctx, const RunData& data, Imag
       out.metrics.push_back(m);
       if (throttle.due(r.iteration) && recorder.lastPoint().size() == npix) {
         if (proximal_solver) {
-          publishImage(ctx, "model", r.iteration, g, recorder.lastPoint().data(), "Jy/pixel");
+          publishImage(ctx, "model", r.iteration, out, recorder.lastPoint().data(), "Jy/pixel");
         } else {
           mapped.toImage(recorder.lastPoint().data(), image.data());
-          publishImage(ctx, "model", r.iteration, g, image.data(), "Jy/pixel");
+          publishImage(ctx, "model", r.iteration, out, image.data(), "Jy/pixel");
         }
       }
       ctx.checkpoint();  // pause between iterations; cancellation ends the solver here
@@ -181,7 +181,7 @@ void optimizeAndRestoreStages(engine::RunContext& ctx, const RunData& data, Imag
     }
     out.iterations = result.iterations;
     out.stop_reason = rml::toString(result.reason);
-    publishImage(ctx, "model", result.iterations, g, out.model.data(), "Jy/pixel");
+    publishImage(ctx, "model", result.iterations, out, out.model.data(), "Jy/pixel");
   });
 
   ctx.stage("restore", [&] {
@@ -189,8 +189,8 @@ void optimizeAndRestoreStages(engine::RunContext& ctx, const RunData& data, Imag
     out.chi2_per_dof = fit.chi2_per_dof;
     out.residual_rms = fit.residual_image_rms;
     out.restored = rml::restoredImage(out.model, out.residual, g, out.beam);
-    publishImage(ctx, "residual", out.iterations, g, out.residual.data(), "Jy/beam");
-    publishImage(ctx, "restored", out.iterations, g, out.restored.data(), "Jy/beam");
+    publishImage(ctx, "residual", out.iterations, out, out.residual.data(), "Jy/beam");
+    publishImage(ctx, "restored", out.iterations, out, out.restored.data(), "Jy/beam");
   });
 }
 

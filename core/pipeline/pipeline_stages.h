@@ -27,10 +27,10 @@ void dirtyStage(engine::RunContext& ctx, const RunData& data, ImagingProducts& o
 void optimizeAndRestoreStages(engine::RunContext& ctx, const RunData& data, ImagingProducts& out);
 void exportStage(engine::RunContext& ctx, ImagingProducts& out);
 
-// Publishes an image to the run's observer.
+// Publishes an image of the run (geometry, phase centre and beam from `p`) to the observer.
 void publishImage(engine::RunContext& ctx, const std::string& name, int iteration,
-                  const imaging::ImageGeometry& g, const float* pixels, const std::string& unit);
+                  const ImagingProducts& p, const float* pixels, const std::string& unit);
 void publishImage(engine::RunContext& ctx, const std::string& name, int iteration,
-                  const imaging::ImageGeometry& g, const double* pixels, const std::string& unit);
+                  const ImagingProducts& p, const double* pixels, const std::string& unit);
 
 }  // namespace apertura::pipeline

@@ -3,7 +3,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 #include <exception>
 
-#include "core/io/ms_summary.h"
+#include "core/io/dataset_summary_reader.h"
 
 namespace apertura::gui {
 
@@ -22,21 +22,28 @@ bool DatasetLoader::isBusy() const {
 }
 
 void DatasetLoader::load(const QString& path) {
-  if (isBusy()) {
-    pending_path_ = path;
-    return;
-  }
-  startNow(path);
+  const std::string p = path.toStdString();
+  loadPrepared(path, [p] { return p; });
 }
 
-void DatasetLoader::startNow(const QString& path) {
-  running_path_ = path;
-  emit started(path);
-  const std::string p = path.toStdString();
-  watcher_.setFuture(QtConcurrent::run([p]() -> Result {
+void DatasetLoader::loadPrepared(const QString& label, std::function<std::string()> prepare) {
+  Request request{label, std::move(prepare)};
+  if (isBusy()) {
+    pending_ = std::move(request);
+    return;
+  }
+  startNow(std::move(request));
+}
+
+void DatasetLoader::startNow(Request request) {
+  running_label_ = request.label;
+  emit started(request.label);
+  watcher_.setFuture(QtConcurrent::run([prepare = std::move(request.prepare)]() -> Result {
     Result r;
     try {
-      r.summary = std::make_shared<DatasetSummary>(summarizeMeasurementSet(p));
+      const std::string path = prepare();
+      r.path = QString::fromStdString(path);
+      r.summary = std::make_shared<DatasetSummary>(summarizeDataset(path));
     } catch (const std::exception& e) {
       r.error = QString::fromStdString(e.what());
     }
@@ -49,12 +56,12 @@ void DatasetLoader::onFinished() {
   if (r.summary) {
     emit loaded(*r.summary);
   } else {
-    emit failed(running_path_, r.error);
+    emit failed(r.path.isEmpty() ? running_label_ : r.path, r.error);
   }
-  if (!pending_path_.isEmpty()) {
-    const QString next = pending_path_;
-    pending_path_.clear();
-    startNow(next);
+  if (pending_) {
+    Request next = std::move(*pending_);
+    pending_.reset();
+    startNow(std::move(next));
   }
 }
 

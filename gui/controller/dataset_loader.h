@@ -3,7 +3,9 @@
 #include <QFutureWatcher>
 #include <QObject>
 #include <QString>
+#include <functional>
 #include <memory>
+#include <optional>
 
 #include "core/data/dataset_summary.h"
 
@@ -19,6 +21,9 @@ class DatasetLoader : public QObject {
   ~DatasetLoader() override;
 
   void load(const QString& path);
+  // Runs `prepare` on the worker first (e.g. create the demo or a simulation); it returns the path
+  // of the data set to summarise. `label` names the work in progress messages.
+  void loadPrepared(const QString& label, std::function<std::string()> prepare);
   bool isBusy() const;
 
  signals:
@@ -29,15 +34,20 @@ class DatasetLoader : public QObject {
  private:
   struct Result {
     std::shared_ptr<DatasetSummary> summary;
+    QString path;
     QString error;
   };
 
-  void startNow(const QString& path);
+  struct Request {
+    QString label;
+    std::function<std::string()> prepare;
+  };
+  void startNow(Request request);
   void onFinished();
 
   QFutureWatcher<Result> watcher_;
-  QString running_path_;
-  QString pending_path_;
+  QString running_label_;
+  std::optional<Request> pending_;
 };
 
 }  // namespace apertura::gui

@@ -17,12 +17,15 @@ MetricsChart::MetricsChart(const QString& title, const QString& x_label, const Q
   c->setMargins(QMargins(4, 4, 4, 4));
   auto* x = new QValueAxis;
   x->setTitleText(x_label);
-  x->setLabelFormat("%g");
+  x->setLabelFormat("%.0f");
+  x->setTickType(QValueAxis::TicksDynamic);
+  x->setTickInterval(10);
   x_axis_ = x;
   if (log_y_) {
     auto* y = new QLogValueAxis;
     y->setBase(10.0);
     y->setLabelFormat("%.0e");
+    y->setMinorTickCount(0);
     y->setTitleText(y_label);
     y_axis_ = y;
   } else {
@@ -77,10 +80,20 @@ void MetricsChart::append(const QString& name, const QList<QPointF>& points) {
 void MetricsChart::rescale() {
   const double xr = x_max_ > x_min_ ? x_max_ - x_min_ : 1.0;
   x_axis_->setRange(x_min_, x_min_ + xr * 1.02);
+  // About six labelled ticks whatever the span: 1, 2 or 5 times a power of ten.
+  const double raw = xr / 6.0;
+  const double p10 = std::pow(10.0, std::floor(std::log10(raw)));
+  const double step = raw / p10 < 2.0 ? p10 : raw / p10 < 5.0 ? 2.0 * p10 : 5.0 * p10;
+  static_cast<QValueAxis*>(x_axis_)->setTickInterval(std::max(step, 1e-9));
+  static_cast<QValueAxis*>(x_axis_)->setTickAnchor(0.0);
   if (log_y_) {
     const double lo = std::pow(10.0, std::floor(std::log10(y_min_)));
     const double hi = std::pow(10.0, std::ceil(std::log10(y_max_ * 1.0001)));
     y_axis_->setRange(lo, hi > lo ? hi : lo * 10.0);
+    // At most about five labels: wide ranges label every 10^k decades.
+    const double decades = std::log10((hi > lo ? hi : lo * 10.0) / lo);
+    static_cast<QLogValueAxis*>(y_axis_)->setBase(
+        std::pow(10.0, std::max(1.0, std::ceil(decades / 5.0))));
   } else {
     const double pad = y_max_ > y_min_ ? 0.05 * (y_max_ - y_min_)
                                        : std::max(1e-12, std::fabs(y_max_) * 0.1 + 1e-12);

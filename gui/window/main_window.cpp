@@ -1,32 +1,51 @@
 #include "gui/window/main_window.h"
 
 #include <QApplication>
+#include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPlainTextEdit>
 #include <QProgressBar>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QTabWidget>
+#include <QToolBar>
 #include <QVBoxLayout>
 
+#include "core/sim/demo_dataset.h"
 #include "core/version.h"
 #include "gui/controller/dataset_loader.h"
+#include "gui/controller/run_controller.h"
+#include "gui/dialogs/simulation_dialog.h"
 #include "gui/panels/dataset_summary_panel.h"
+#include "gui/panels/run_settings_panel.h"
+#include "gui/plots/convergence_panel.h"
+#include "gui/view/image_panel.h"
 #include "gui/view/uv_coverage_view.h"
+#include "gui/window/image_tabs.h"
 
 namespace apertura::gui {
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent),
       loader_(new DatasetLoader(this)),
+      run_(new RunController(this)),
+      tabs_(new QTabWidget),
       summary_panel_(new DatasetSummaryPanel),
       uv_view_(new UvCoverageView),
+      image_tabs_(new ImageTabs(this)),
+      run_settings_(new RunSettingsPanel),
+      convergence_(new ConvergencePanel),
+      log_(new QPlainTextEdit),
       status_label_(new QLabel(tr("Ready"))),
+      stage_label_(new QLabel),
       busy_bar_(new QProgressBar) {
   setWindowTitle(tr("Apertura"));
-  resize(1200, 720);
+  resize(1400, 900);
 
   auto* uv_box = new QWidget;
   auto* uv_layout = new QVBoxLayout(uv_box);
@@ -37,25 +56,54 @@ MainWindow::MainWindow(QWidget* parent)
   uv_title->setFont(bold);
   uv_layout->addWidget(uv_title);
   uv_layout->addWidget(uv_view_, 1);
-  uv_view_->setMinimumSize(320, 320);
-
-  auto* splitter = new QSplitter(Qt::Horizontal, this);
-  splitter->addWidget(summary_panel_);
-  splitter->addWidget(uv_box);
-  splitter->setSizes({620, 580});
+  uv_view_->setMinimumSize(280, 280);
   uv_view_->setToolTip(tr("uv coverage (metres): drag to rotate, wheel to zoom"));
-  setCentralWidget(splitter);
 
-  busy_bar_->setRange(0, 0);  // indeterminate: summaries do not report fractions yet
+  auto* data_split = new QSplitter(Qt::Horizontal);
+  data_split->addWidget(summary_panel_);
+  data_split->addWidget(uv_box);
+  data_split->setSizes({560, 480});
+  tabs_->addTab(data_split, tr("Data"));
+  for (const QString& name : image_tabs_->names()) {
+    tabs_->addTab(image_tabs_->panel(name), image_tabs_->title(name));
+  }
+  setCentralWidget(tabs_);
+
+  busy_bar_->setRange(0, 0);
   busy_bar_->setMaximumWidth(160);
   busy_bar_->hide();
   statusBar()->addWidget(status_label_, 1);
+  statusBar()->addPermanentWidget(stage_label_);
   statusBar()->addPermanentWidget(busy_bar_);
 
   buildMenus();
+  buildDocks();
   connect(loader_, &DatasetLoader::started, this, &MainWindow::onLoadStarted);
   connect(loader_, &DatasetLoader::loaded, this, &MainWindow::onLoaded);
   connect(loader_, &DatasetLoader::failed, this, &MainWindow::onFailed);
+  connect(run_, &RunController::snapshot, image_tabs_, &ImageTabs::showSnapshot);
+  connect(run_, &RunController::iterations, convergence_, &ConvergencePanel::addIterations);
+  connect(run_, &RunController::resources, convergence_, &ConvergencePanel::addResources);
+  connect(run_, &RunController::warning, this, &MainWindow::log);
+  connect(run_, &RunController::stageStarted, this, [this](const QString& stage) {
+    stage_label_->setText(tr("Stage: %1").arg(stage));
+    log(tr("stage %1 started").arg(stage));
+  });
+  connect(run_, &RunController::stageFinished, this, [this](const QString& stage, double s) {
+    log(tr("stage %1 finished in %2 s").arg(stage).arg(s, 0, 'f', 2));
+  });
+  connect(run_, &RunController::iterations, this,
+          [this](const QVector<engine::IterationMetrics>& m) {
+            if (m.isEmpty())
+              return;
+            status_label_->setText(tr("Iteration %1: objective %2, χ²/dof %3")
+                                       .arg(m.last().iteration)
+                                       .arg(m.last().objective, 0, 'g', 6)
+                                       .arg(m.last().chi2_per_dof, 0, 'f', 3));
+          });
+  connect(run_, &RunController::finished, this, &MainWindow::onRunFinished);
+  connect(run_settings_, &RunSettingsPanel::changed, this, &MainWindow::updateRunActions);
+  updateRunActions();
 }
 
 MainWindow::~MainWindow() = default;
@@ -64,23 +112,100 @@ void MainWindow::buildMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   QAction* open = file->addAction(tr("&Open data set…"), this, &MainWindow::chooseDataset);
   open->setShortcut(QKeySequence::Open);
+  file->addAction(tr("Open &UVFITS file…"), this, &MainWindow::chooseUvfits);
+  file->addAction(tr("&New simulated data set…"), this, &MainWindow::newSimulation);
+  file->addAction(tr("Open &demo data set"), this, &MainWindow::openDemo);
   file->addSeparator();
   QAction* quit = file->addAction(tr("&Quit"), qApp, &QApplication::closeAllWindows);
   quit->setShortcut(QKeySequence::Quit);
+
+  QMenu* run = menuBar()->addMenu(tr("&Run"));
+  run_action_ = run->addAction(tr("&Run"), this, &MainWindow::startRun);
+  run_action_->setShortcut(Qt::Key_F5);
+  pause_action_ = run->addAction(tr("&Pause"), this, [this] {
+    if (run_->isPaused()) {
+      run_->resume();
+      pause_action_->setText(tr("&Pause"));
+    } else {
+      run_->pause();
+      pause_action_->setText(tr("Res&ume"));
+    }
+  });
+  stop_action_ = run->addAction(tr("&Stop"), run_, &RunController::cancel);
+  stop_action_->setShortcut(Qt::Key_Escape);
+  QToolBar* bar = addToolBar(tr("Run"));
+  bar->setObjectName("run-toolbar");
+  bar->addAction(run_action_);
+  bar->addAction(pause_action_);
+  bar->addAction(stop_action_);
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(tr("&About Apertura"), this, &MainWindow::showAbout);
 }
 
+void MainWindow::buildDocks() {
+  auto* settings_dock = new QDockWidget(tr("Run settings"), this);
+  settings_dock->setObjectName("settings-dock");
+  auto* scroll = new QScrollArea;
+  scroll->setWidget(run_settings_);
+  scroll->setWidgetResizable(true);
+  settings_dock->setWidget(scroll);
+  addDockWidget(Qt::LeftDockWidgetArea, settings_dock);
+
+  auto* plots_dock = new QDockWidget(tr("Convergence"), this);
+  plots_dock->setObjectName("plots-dock");
+  plots_dock->setWidget(convergence_);
+  addDockWidget(Qt::BottomDockWidgetArea, plots_dock);
+
+  auto* log_dock = new QDockWidget(tr("Log"), this);
+  log_dock->setObjectName("log-dock");
+  log_->setReadOnly(true);
+  log_->setMaximumBlockCount(5000);
+  log_dock->setWidget(log_);
+  addDockWidget(Qt::BottomDockWidgetArea, log_dock);
+  tabifyDockWidget(plots_dock, log_dock);
+  plots_dock->raise();
+  resizeDocks({plots_dock}, {260}, Qt::Vertical);
+}
+
 void MainWindow::chooseDataset() {
-  // A Measurement Set is a directory.
   const QString path = QFileDialog::getExistingDirectory(this, tr("Open Measurement Set"));
+  if (!path.isEmpty())
+    openDataset(path);
+}
+
+void MainWindow::chooseUvfits() {
+  const QString path = QFileDialog::getOpenFileName(this, tr("Open UVFITS file"), QString(),
+                                                    tr("UVFITS (*.uvfits *.uvf *.fits);;All (*)"));
   if (!path.isEmpty())
     openDataset(path);
 }
 
 void MainWindow::openDataset(const QString& path) {
   loader_->load(path);
+}
+
+void MainWindow::openDemo() {
+  loader_->loadPrepared(tr("demo data set"),
+                        [] { return ensureDemoDataset(defaultDemoDirectory()); });
+}
+
+void MainWindow::newSimulation() {
+  SimulationDialog dialog(this);
+  if (dialog.exec() != QDialog::Accepted)
+    return;
+  try {
+    runSimulation(dialog.request());
+  } catch (const std::exception& e) {
+    onFailed(tr("simulation"), QString::fromStdString(e.what()));
+  }
+}
+
+void MainWindow::runSimulation(const sim::SimulationRequest& request) {
+  loader_->loadPrepared(QString::fromStdString(request.output), [request] {
+    sim::runSimulation(request);
+    return request.output;
+  });
 }
 
 void MainWindow::showAbout() {
@@ -97,8 +222,10 @@ void MainWindow::onLoadStarted(const QString& path) {
 
 void MainWindow::onLoaded(const apertura::DatasetSummary& summary) {
   busy_bar_->hide();
+  dataset_ = summary;
   const QString path = QString::fromStdString(summary.path);
   summary_panel_->showSummary(summary);
+  run_settings_->setDataset(summary);
   std::vector<double> u, v;
   u.reserve(summary.uv_sample_m.size() / 2);
   v.reserve(summary.uv_sample_m.size() / 2);
@@ -114,6 +241,8 @@ void MainWindow::onLoaded(const apertura::DatasetSummary& summary) {
                              .arg(summary.antennas_used)
                              .arg(summary.fields.size())
                              .arg(summary.spectral_windows.size()));
+  log(tr("opened %1").arg(path));
+  updateRunActions();
   emit datasetLoaded(path);
 }
 
@@ -121,7 +250,12 @@ void MainWindow::onFailed(const QString& path, const QString& message) {
   busy_bar_->hide();
   summary_panel_->showError(path, message);
   status_label_->setText(tr("Could not open %1").arg(QFileInfo(path).fileName()));
+  log(tr("error: %1").arg(message));
   emit datasetFailed(path, message);
+}
+
+void MainWindow::log(const QString& line) {
+  log_->appendPlainText(line);
 }
 
 }  // namespace apertura::gui

@@ -6,9 +6,15 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "core/sim/simulation_request.h"
+#include "gui/controller/run_controller.h"
 #include "gui/panels/dataset_summary_panel.h"
+#include "gui/panels/run_settings_panel.h"
+#include "gui/plots/convergence_panel.h"
+#include "gui/plots/metrics_chart.h"
 #include "gui/view/uv_coverage_view.h"
 #include "gui/view/vtk_host_widget.h"
+#include "gui/window/image_tabs.h"
 #include "gui/window/main_window.h"
 #include "gui/window/window_screenshot.h"
 #include "tests/support/test_ms_builder.h"
@@ -79,6 +85,72 @@ class TestMainWindow : public QObject {
       QString error;
       QVERIFY2(apertura::gui::saveWindowScreenshot(w, shot, &error), qPrintable(error));
     }
+  }
+
+  void simulateThenRunShowsImagesAndPlots() {
+    MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QSignalSpy loaded(&w, &MainWindow::datasetLoaded);
+    apertura::sim::SimulationRequest request;
+    request.points = {"1.0,0.8,0.5"};
+    request.hours = 0.5;
+    request.integration_s = 120.0;
+    request.sigma_jy = 0.05;
+    request.output = (dir_.path() + "/sim.ms").toStdString();
+    w.runSimulation(request);
+    QVERIFY(loaded.wait(60000));
+    QVERIFY(w.summaryPanel()->text().contains("Telescope:     ALMA"));
+
+    apertura::project::ProjectSettings s;
+    s.imaging.nx = s.imaging.ny = 64;
+    s.optimizer.max_iterations = 20;
+    s.optimizer.snapshot_every = 1;
+    s.regularizers = {{"l1", 1e-4, false, {}}, {"tsv", 1e-3, false, {}}};
+    w.runSettings()->setSettings(s);
+    QSignalSpy finished(&w, &MainWindow::runFinished);
+    // The event loop must keep ticking while the run computes.
+    QElapsedTimer clock;
+    qint64 last = 0, worst = 0;
+    QTimer ticker;
+    ticker.setInterval(5);
+    connect(&ticker, &QTimer::timeout, this, [&] {
+      worst = std::max(worst, clock.elapsed() - last);
+      last = clock.elapsed();
+    });
+    QVERIFY(w.startRun());
+    clock.start();
+    ticker.start();
+    QVERIFY(!w.startRun());  // one run at a time
+    QVERIFY(finished.wait(120000));
+    ticker.stop();
+    QCOMPARE(finished.first().at(0).toString(), QString("finished"));
+    for (const char* name : {"dirty", "psf", "model", "residual", "restored"}) {
+      QVERIFY2(w.imageTabs()->snapshotsShown(name) >= 1, name);
+    }
+    QCOMPARE(w.convergence()->objectiveChart()->pointCount("objective"), 20);
+    qInfo("worst event-loop gap during the run: %lld ms", worst);
+    QVERIFY2(worst < 250, qPrintable(QString::number(worst)));
+    const QString shot = artifact("test-main-window-finished.png");
+    if (!shot.isEmpty()) {
+      QString error;
+      QVERIFY2(apertura::gui::saveWindowScreenshot(w, shot, &error), qPrintable(error));
+    }
+  }
+
+  void invalidSettingsRefuseToRun() {
+    MainWindow w;
+    QVERIFY(!w.startRun());  // no data set yet
+    QSignalSpy loaded(&w, &MainWindow::datasetLoaded);
+    w.openDataset(ms_);
+    QVERIFY(loaded.wait(20000));
+    apertura::project::ProjectSettings s;
+    s.regularizers = {{"l1", -1.0, false, {}}};
+    w.runSettings()->setSettings(s);
+    QVERIFY(!w.startRun());
+    QVERIFY2(w.runSettings()->validationMessage().contains("regularizers[0].lambda: must be >= 0"),
+             qPrintable(w.runSettings()->validationMessage()));
+    QVERIFY(!w.runController()->isRunning());
   }
 
   void badPathIsReportedInThePanel() {

@@ -1,0 +1,207 @@
+#include "gui/panels/run_settings_panel.h"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+#include "core/engine/memory_estimate.h"
+#include "core/engine/process_resources.h"
+#include "core/project/project_file.h"
+#include "core/util/input_error.h"
+
+namespace apertura::gui {
+namespace {
+
+QLineEdit* lambdaEdit(const QString& value) {
+  auto* e = new QLineEdit(value);
+  e->setToolTip(QObject::tr("Penalization factor lambda (0 switches the term off), e.g. 1e-3"));
+  return e;
+}
+
+// Finds the project's regularizer of `type`, or 0 when it is absent.
+double lambdaOf(const project::ProjectSettings& s, const std::string& type) {
+  for (const auto& r : s.regularizers) {
+    if (r.type == type)
+      return r.lambda;
+  }
+  return 0.0;
+}
+
+}  // namespace
+
+RunSettingsPanel::RunSettingsPanel(QWidget* parent)
+    : QWidget(parent),
+      size_(new QSpinBox),
+      cell_(new QDoubleSpinBox),
+      weighting_(new QComboBox),
+      robust_(new QDoubleSpinBox),
+      lambda_l1_(lambdaEdit("1e-4")),
+      lambda_tsv_(lambdaEdit("1e-3")),
+      lambda_tv_(lambdaEdit("0")),
+      lambda_entropy_(lambdaEdit("0")),
+      method_(new QComboBox),
+      iterations_(new QSpinBox),
+      positivity_(new QComboBox),
+      precision_(new QComboBox),
+      memory_(new QLabel),
+      status_(new QLabel) {
+  size_->setRange(32, 16384);
+  size_->setSingleStep(32);
+  size_->setValue(256);
+  size_->setSuffix(" px");
+  cell_->setRange(0.0, 3600.0);
+  cell_->setDecimals(4);
+  cell_->setSpecialValueText(tr("auto"));
+  cell_->setSuffix(" arcsec");
+  weighting_->addItems({"natural", "uniform", "briggs", "radial"});
+  weighting_->setCurrentText("briggs");
+  robust_->setRange(-2.0, 2.0);
+  robust_->setSingleStep(0.5);
+  robust_->setValue(0.5);
+  method_->addItems({"lbfgs", "cg-pr", "cg-fr", "cg-hs", "cg-dy", "cg-hz", "fista", "sdmm"});
+  iterations_->setRange(0, 100000);
+  iterations_->setValue(100);
+  positivity_->addItems({"projection", "softplus", "log", "none"});
+  precision_->addItems({"float", "double"});
+  memory_->setWordWrap(true);
+  status_->setWordWrap(true);
+
+  auto* imaging = new QFormLayout;
+  imaging->addRow(tr("Image size"), size_);
+  imaging->addRow(tr("Cell"), cell_);
+  imaging->addRow(tr("Weighting"), weighting_);
+  imaging->addRow(tr("Robust"), robust_);
+  imaging->addRow(tr("Precision"), precision_);
+  auto* regs = new QFormLayout;
+  regs->addRow(tr("L1 λ"), lambda_l1_);
+  regs->addRow(tr("TSV λ"), lambda_tsv_);
+  regs->addRow(tr("TV λ"), lambda_tv_);
+  regs->addRow(tr("Entropy λ"), lambda_entropy_);
+  auto* opt = new QFormLayout;
+  opt->addRow(tr("Method"), method_);
+  opt->addRow(tr("Iterations"), iterations_);
+  opt->addRow(tr("Positivity"), positivity_);
+
+  auto* layout = new QVBoxLayout(this);
+  for (auto [title, form] : {std::pair{tr("Imaging"), imaging}, std::pair{tr("Regularizers"), regs},
+                             std::pair{tr("Optimizer"), opt}}) {
+    auto* box = new QGroupBox(title);
+    box->setLayout(form);
+    layout->addWidget(box);
+  }
+  layout->addWidget(memory_);
+  layout->addWidget(status_);
+  layout->addStretch(1);
+
+  for (QSpinBox* s : {size_, iterations_}) {
+    connect(s, qOverload<int>(&QSpinBox::valueChanged), this, &RunSettingsPanel::refresh);
+  }
+  for (QDoubleSpinBox* s : {cell_, robust_}) {
+    connect(s, qOverload<double>(&QDoubleSpinBox::valueChanged), this, &RunSettingsPanel::refresh);
+  }
+  for (QComboBox* c : {weighting_, method_, positivity_, precision_}) {
+    connect(c, &QComboBox::currentTextChanged, this, &RunSettingsPanel::refresh);
+  }
+  for (QLineEdit* e : {lambda_l1_, lambda_tsv_, lambda_tv_, lambda_entropy_}) {
+    connect(e, &QLineEdit::textChanged, this, &RunSettingsPanel::refresh);
+  }
+  refresh();
+}
+
+std::optional<project::ProjectSettings> RunSettingsPanel::settings(
+    const project::ProjectSettings& base) const {
+  project::ProjectSettings s = base;
+  s.imaging.nx = s.imaging.ny = size_->value();
+  s.imaging.cell_arcsec.reset();
+  if (cell_->value() > 0.0)
+    s.imaging.cell_arcsec = cell_->value();
+  s.imaging.precision = precision_->currentText().toStdString();
+  s.weighting.scheme = weighting_->currentText().toStdString();
+  s.weighting.robust = robust_->value();
+  s.optimizer.method = method_->currentText().toStdString();
+  s.optimizer.max_iterations = iterations_->value();
+  s.optimizer.positivity = positivity_->currentText().toStdString();
+  s.regularizers.clear();
+  const std::pair<const char*, QLineEdit*> terms[] = {
+      {"l1", lambda_l1_}, {"tsv", lambda_tsv_}, {"tv", lambda_tv_}, {"entropy", lambda_entropy_}};
+  for (const auto& [type, edit] : terms) {
+    bool ok = false;
+    const double lambda = edit->text().trimmed().toDouble(&ok);
+    if (!ok) {
+      edit->setStyleSheet("background: #ffd6d6");
+      edit->setToolTip(tr("'%1' is not a number").arg(edit->text()));
+      return std::nullopt;
+    }
+    edit->setStyleSheet(QString());
+    if (lambda != 0.0)
+      s.regularizers.push_back({type, lambda, false, {}});
+  }
+  try {
+    project::validateProject(s);
+  } catch (const InputError& e) {
+    status_->setText(tr("Invalid: %1").arg(QString::fromStdString(e.what())));
+    return std::nullopt;
+  }
+  return s;
+}
+
+void RunSettingsPanel::setSettings(const project::ProjectSettings& s) {
+  size_->setValue(s.imaging.nx);
+  cell_->setValue(s.imaging.cell_arcsec.value_or(0.0));
+  precision_->setCurrentText(QString::fromStdString(s.imaging.precision));
+  weighting_->setCurrentText(QString::fromStdString(s.weighting.scheme));
+  robust_->setValue(s.weighting.robust);
+  method_->setCurrentText(QString::fromStdString(s.optimizer.method));
+  iterations_->setValue(s.optimizer.max_iterations);
+  positivity_->setCurrentText(QString::fromStdString(s.optimizer.positivity));
+  lambda_l1_->setText(QString::number(lambdaOf(s, "l1")));
+  lambda_tsv_->setText(QString::number(lambdaOf(s, "tsv")));
+  lambda_tv_->setText(QString::number(lambdaOf(s, "tv")));
+  lambda_entropy_->setText(QString::number(lambdaOf(s, "entropy")));
+  refresh();
+}
+
+void RunSettingsPanel::setDataset(const DatasetSummary& summary) {
+  dataset_ = summary;
+  refresh();
+}
+
+QString RunSettingsPanel::validationMessage() const {
+  return status_->text();
+}
+
+void RunSettingsPanel::refresh() {
+  robust_->setEnabled(weighting_->currentText() == "briggs");
+  status_->clear();
+  const auto s = settings(project::ProjectSettings{});
+  if (!s) {
+    if (status_->text().isEmpty())
+      status_->setText(tr("Invalid: a λ field is not a number"));
+    status_->setStyleSheet("color: #b00020");
+    memory_->clear();
+    emit changed();
+    return;
+  }
+  status_->setStyleSheet(QString());
+  status_->setText(tr("Settings valid"));
+  engine::DataVolume volume;
+  if (dataset_) {
+    const std::size_t corr =
+        dataset_->polarizations.empty() ? 1 : dataset_->polarizations.front().correlations.size();
+    volume.rows = dataset_->rows;
+    volume.samples = dataset_->flag_cells_total / std::max<std::size_t>(1, corr);
+    volume.channels_per_row =
+        dataset_->spectral_windows.empty() ? 1 : dataset_->spectral_windows.front().num_channels;
+  }
+  const engine::MemoryEstimate e =
+      engine::estimateMemory(*s, volume, engine::physicalMemoryBytes());
+  memory_->setText(tr("Memory estimate: %1").arg(QString::fromStdString(e.describe())));
+  emit changed();
+}
+
+}  // namespace apertura::gui

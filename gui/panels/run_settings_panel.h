@@ -1,0 +1,57 @@
+#pragma once
+
+#include <QWidget>
+#include <optional>
+
+#include "core/data/dataset_summary.h"
+#include "core/project/project_settings.h"
+
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QSpinBox;
+
+namespace apertura::gui {
+
+// The settings of the next run (imaging, weighting, regularizers, optimizer) with validation as
+// you type and the memory estimate of the run. Edits a ProjectSettings; the data section comes
+// from the opened data set.
+class RunSettingsPanel : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit RunSettingsPanel(QWidget* parent = nullptr);
+
+  // The project with this panel's fields applied over `base`; nullopt (and the reason shown in
+  // the panel) when a field is invalid.
+  std::optional<apertura::project::ProjectSettings> settings(
+      const apertura::project::ProjectSettings& base) const;
+  void setSettings(const apertura::project::ProjectSettings& s);
+  void setDataset(const apertura::DatasetSummary& summary);
+  QString validationMessage() const;
+
+ signals:
+  void changed();
+
+ private:
+  void refresh();
+
+  QSpinBox* size_;
+  QDoubleSpinBox* cell_;
+  QComboBox* weighting_;
+  QDoubleSpinBox* robust_;
+  QLineEdit* lambda_l1_;
+  QLineEdit* lambda_tsv_;
+  QLineEdit* lambda_tv_;
+  QLineEdit* lambda_entropy_;
+  QComboBox* method_;
+  QSpinBox* iterations_;
+  QComboBox* positivity_;
+  QComboBox* precision_;
+  QLabel* memory_;
+  QLabel* status_;
+  std::optional<apertura::DatasetSummary> dataset_;
+};
+
+}  // namespace apertura::gui

@@ -1,0 +1,39 @@
+#pragma once
+
+#include <QMap>
+#include <QObject>
+#include <QStringList>
+#include <memory>
+
+#include "core/engine/run_observer.h"
+
+namespace apertura::gui {
+
+class ImagePanel;
+
+// The image views of a run (dirty, PSF, model, residual, restored), fed by engine snapshots. The
+// window places the panels (as tabs); residuals get a diverging colormap; all share one pan/zoom.
+class ImageTabs : public QObject {
+  Q_OBJECT
+
+ public:
+  explicit ImageTabs(QObject* parent = nullptr);
+
+  // Panel names in display order, and their titles.
+  QStringList names() const { return names_; }
+  QString title(const QString& name) const { return titles_.value(name); }
+  ImagePanel* panel(const QString& name) const { return panels_.value(name); }
+  int snapshotsShown(const QString& name) const { return shown_.value(name); }
+  void clearCounts() { shown_.clear(); }
+
+ public slots:
+  void showSnapshot(const std::shared_ptr<const apertura::engine::ImageSnapshot>& image);
+
+ private:
+  QStringList names_;
+  QMap<QString, QString> titles_;
+  QMap<QString, ImagePanel*> panels_;
+  QMap<QString, int> shown_;
+};
+
+}  // namespace apertura::gui

@@ -1,0 +1,74 @@
+// The run side of the main window: start, pause/stop, and the end of a run.
+#include <QAction>
+#include <QLabel>
+#include <QProgressBar>
+#include <QTabWidget>
+
+#include "core/pipeline/imaging_pipeline.h"
+#include "gui/controller/run_controller.h"
+#include "gui/panels/run_settings_panel.h"
+#include "gui/plots/convergence_panel.h"
+#include "gui/window/image_tabs.h"
+#include "gui/window/main_window.h"
+
+namespace apertura::gui {
+
+bool MainWindow::startRun() {
+  if (run_->isRunning())
+    return false;
+  if (!dataset_) {
+    status_label_->setText(tr("Open a data set before running"));
+    return false;
+  }
+  project::ProjectSettings base;
+  base.data.path = dataset_->path;
+  const auto settings = run_settings_->settings(base);
+  if (!settings) {
+    status_label_->setText(run_settings_->validationMessage());
+    return false;
+  }
+  products_ = std::make_shared<pipeline::ImagingProducts>();
+  convergence_->clear();
+  image_tabs_->clearCounts();
+  run_->start(*settings, pipeline::makeImagingPipeline(products_));
+  busy_bar_->show();
+  log(tr("run started: %1 x %2 px, %3, %4 iterations of %5")
+          .arg(settings->imaging.nx)
+          .arg(settings->imaging.ny)
+          .arg(QString::fromStdString(settings->weighting.scheme))
+          .arg(settings->optimizer.max_iterations)
+          .arg(QString::fromStdString(settings->optimizer.method)));
+  tabs_->setCurrentIndex(1);  // the dirty image appears first
+  updateRunActions();
+  return true;
+}
+
+void MainWindow::onRunFinished(const QString& state, const QString& message) {
+  busy_bar_->hide();
+  stage_label_->clear();
+  pause_action_->setText(tr("&Pause"));
+  if (state == "finished" && products_) {
+    status_label_->setText(tr("Finished: %1 iterations (%2), χ²/dof %3, residual RMS %4 Jy/beam")
+                               .arg(products_->iterations)
+                               .arg(QString::fromStdString(products_->stop_reason))
+                               .arg(products_->chi2_per_dof, 0, 'f', 3)
+                               .arg(products_->residual_rms, 0, 'g', 3));
+    tabs_->setCurrentIndex(5);  // restored
+  } else {
+    status_label_->setText(message);
+  }
+  log(tr("run %1%2").arg(state, message.isEmpty() ? QString() : ": " + message));
+  updateRunActions();
+  emit runFinished(state, message);
+}
+
+void MainWindow::updateRunActions() {
+  if (!run_action_)
+    return;
+  const bool running = run_->isRunning();
+  run_action_->setEnabled(!running && dataset_.has_value());
+  pause_action_->setEnabled(running);
+  stop_action_->setEnabled(running);
+}
+
+}  // namespace apertura::gui

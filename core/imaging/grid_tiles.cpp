@@ -161,12 +161,11 @@ void degridTileW(const TileContext<T>& t, const std::uint32_t* begin, const std:
 
 }  // namespace
 
-#define APERTURA_SUPPORT_CASES(CALL)                                                           \
-  CALL(1)                                                                                      \
-  CALL(2)                                                                                      \
-  CALL(3)                                                                                      \
-  CALL(4) CALL(5) CALL(6) CALL(7) CALL(8) CALL(9) CALL(10) CALL(11) CALL(12) CALL(13) CALL(14) \
-      CALL(15) CALL(16)
+// clang-format off
+#define APERTURA_SUPPORT_CASES(CALL)                                                     \
+  CALL(1) CALL(2) CALL(3) CALL(4) CALL(5) CALL(6) CALL(7) CALL(8) CALL(9) CALL(10)        \
+  CALL(11) CALL(12) CALL(13) CALL(14) CALL(15) CALL(16)
+// clang-format on
 
 template <typename T>
 void gridTile(const TileContext<T>& tile, const std::uint32_t* begin, const std::uint32_t* end,

@@ -40,6 +40,8 @@ struct DatasetSummary {
   std::uint64_t autocorrelation_rows = 0;
   int antennas_listed = 0;  // rows of the antenna table
   int antennas_used = 0;    // distinct antennas appearing in the data
+  // By antenna-table row: MS ANTENNA NAME, UVFITS AIPS AN ANNAME. Empty when the file has none.
+  std::vector<std::string> antenna_names;
 
   std::vector<FieldInfo> fields;
   std::vector<SpectralWindowInfo> spectral_windows;

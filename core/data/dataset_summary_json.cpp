@@ -13,6 +13,7 @@ std::string summaryToJson(const DatasetSummary& s, int indent) {
   j["autocorrelation_rows"] = s.autocorrelation_rows;
   j["antennas_listed"] = s.antennas_listed;
   j["antennas_used"] = s.antennas_used;
+  j["antenna_names"] = s.antenna_names;
   j["columns"] = s.columns;
   j["flag_cells_total"] = s.flag_cells_total;
   j["flag_cells_flagged"] = s.flag_cells_flagged;
@@ -51,7 +52,8 @@ std::string summaryToJson(const DatasetSummary& s, int indent) {
   for (const auto& p : s.polarizations) {
     j["polarizations"].push_back({{"id", p.id}, {"correlations", p.correlations}});
   }
-  return j.dump(indent);
+  // Names come from files and may not be UTF-8; replace bad bytes rather than throw.
+  return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 }  // namespace apertura

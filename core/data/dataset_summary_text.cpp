@@ -2,6 +2,8 @@
 
 #include <cstdio>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "core/util/sky_format.h"
 
@@ -48,6 +50,18 @@ std::string imagingSuggestion(const DatasetSummary& s) {
          (s.image_size_capped ? " (capped; 2 x FWHM needs more)" : " (2 x FWHM)");
 }
 
+constexpr std::size_t kMaxNamesShown = 30;
+
+// "A, B, C" with at most `most` names, then an ellipsis and the count left out.
+std::string joinNames(const std::vector<std::string>& names, std::size_t most) {
+  std::string out;
+  for (std::size_t i = 0; i < names.size() && i < most; ++i)
+    out += (i ? ", " : "") + (names[i].empty() ? std::string("(unnamed)") : names[i]);
+  if (names.size() > most)
+    out += ", … (" + std::to_string(names.size() - most) + " more)";
+  return out;
+}
+
 }  // namespace
 
 std::string formatSummaryText(const DatasetSummary& s) {
@@ -57,6 +71,8 @@ std::string formatSummaryText(const DatasetSummary& s) {
   o << "Telescope:     " << (s.telescope.empty() ? "(unknown)" : s.telescope) << "\n";
   o << "Rows:          " << s.rows << " (" << s.autocorrelation_rows << " autocorrelations)\n";
   o << "Antennas:      " << s.antennas_used << " used of " << s.antennas_listed << " listed\n";
+  if (!s.antenna_names.empty())
+    o << "Antenna names: " << joinNames(s.antenna_names, kMaxNamesShown) << "\n";
   o << "Time range:    " << formatMjdSeconds(s.time_start_mjd_s) << " to "
     << formatMjdSeconds(s.time_end_mjd_s) << " UTC ("
     << fixed(s.time_end_mjd_s - s.time_start_mjd_s, 1) << " s)\n";

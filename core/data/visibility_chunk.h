@@ -2,6 +2,7 @@
 
 #include <complex>
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 namespace apertura {
@@ -27,6 +28,9 @@ struct VisibilityChunk {
   std::vector<double> time_mjd_s;
   std::vector<int> antenna1;
   std::vector<int> antenna2;
+  // Per row, where it came from in the file: the Measurement Set main-table row number, or the
+  // UVFITS group index (0-based). Lets model visibilities be written back to the same rows.
+  std::vector<std::uint64_t> source_rows;
 
   std::size_t num_rows() const { return uvw_m.size() / 3; }
   std::size_t num_channels() const { return frequencies_hz.size(); }

@@ -381,6 +381,7 @@ void MsReader::readChunk(const Group& g, const ChunkRef& ref, VisibilityChunk& c
   const cc::Vector<int> a2 = cc::ScalarColumn<int>(main_, "ANTENNA2").getColumnCells(rows);
   chunk.antenna1.assign(a1.begin(), a1.end());
   chunk.antenna2.assign(a2.begin(), a2.end());
+  chunk.source_rows.assign(rowvec.begin(), rowvec.end());
 
   chunk.field_id = g.field;
   chunk.spectral_window_id = g.spw;

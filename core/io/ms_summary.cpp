@@ -179,6 +179,13 @@ void readDishDiameter(const cc::Table& main, const std::set<int>& used, DatasetS
   s.dish_diameter_m = smallest;
 }
 
+void readAntennaNames(const cc::Table& ant, DatasetSummary& s) {
+  if (!ant.tableDesc().isColumn("NAME"))
+    return;
+  const cc::Vector<cc::String> names = cc::ScalarColumn<cc::String>(ant, "NAME").getColumn();
+  s.antenna_names.assign(names.begin(), names.end());
+}
+
 std::set<int> scanRows(const cc::Table& main, const std::string& path, DatasetSummary& s) {
   requireColumn(main, path, "MAIN", "UVW");
   requireColumn(main, path, "MAIN", "ANTENNA1");
@@ -260,7 +267,9 @@ DatasetSummary summarizeMeasurementSet(const std::string& path) {
     const auto names = main.tableDesc().columnNames();
     s.columns.assign(names.begin(), names.end());
     const std::set<int> used = scanRows(main, path, s);
-    s.antennas_listed = static_cast<int>(openSubtable(main, path, "ANTENNA").nrow());
+    const cc::Table antenna = openSubtable(main, path, "ANTENNA");
+    s.antennas_listed = static_cast<int>(antenna.nrow());
+    readAntennaNames(antenna, s);
     readFields(main, path, s);
     readSpectralWindows(main, path, s);
     readPolarizations(main, path, s);

@@ -21,7 +21,8 @@ std::size_t ResidentSource::bytes() const {
   std::size_t b = 0;
   for (const auto& c : chunks_) {
     b += c.frequencies_hz.size() * 8 + c.uvw_m.size() * 8 + c.visibilities.size() * 8 +
-         c.weights.size() * 4 + c.time_mjd_s.size() * 8 + c.antenna1.size() * 8;
+         c.weights.size() * 4 + c.time_mjd_s.size() * 8 + c.antenna1.size() * 8 +
+         c.source_rows.size() * 8;
   }
   return b;
 }

@@ -43,6 +43,7 @@ struct UvfitsLayout {
   double ra_rad = 0, dec_rad = 0;
   int antennas_listed = 0;  // rows of the AN table (0 without one)
   std::vector<double> dish_diameters_m;
+  std::vector<std::string> antenna_names;  // AN table ANNAME, by row (empty without one)
 
   std::vector<std::string> warnings;
 

@@ -189,6 +189,8 @@ class UvfitsReader final : public VisibilitySource {
     chunk.time_mjd_s.resize(n);
     chunk.antenna1.resize(n);
     chunk.antenna2.resize(n);
+    chunk.source_rows.resize(n);
+    const auto& groups = groups_of_field_.at(b.field);
     for (std::size_t r = 0; r < n; ++r) {
       const GroupParams& p = params_[r];
       const bool ok = std::isfinite(p.u_m) && std::isfinite(p.v_m) && std::isfinite(p.w_m);
@@ -198,6 +200,7 @@ class UvfitsReader final : public VisibilitySource {
       chunk.time_mjd_s[r] = p.time_mjd_s;
       chunk.antenna1[r] = p.antenna1;
       chunk.antenna2[r] = p.antenna2;
+      chunk.source_rows[r] = static_cast<std::uint64_t>(groups[b.begin + r]);
     }
     chunk.visibilities.resize(n * nchan_);
     chunk.weights.resize(n * nchan_);

@@ -17,6 +17,7 @@ void describeLayout(const UvfitsLayout& L, DatasetSummary& s) {
   s.telescope = L.telescope;
   s.rows = static_cast<std::uint64_t>(L.gcount);
   s.antennas_listed = L.antennas_listed;
+  s.antenna_names = L.antenna_names;
   for (const auto& p : L.params)
     s.columns.push_back(p.type);
   s.fields.push_back({0, L.object, L.ra_rad, L.dec_rad, L.frame});

@@ -1,5 +1,6 @@
 #include "core/io/uvfits_tables.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -60,6 +61,38 @@ void readFq(UvfitsHandle& f, UvfitsLayout& L, bool& found) {
   }
 }
 
+// ANNAME, one per row (trailing blanks dropped); nothing when the column is absent or unreadable.
+std::vector<std::string> readAntennaNames(UvfitsHandle& f, LONGLONG rows) {
+  int status = 0, col = 0, typecode = 0;
+  long repeat = 0, width = 0;
+  char templ[] = "ANNAME";
+  if (fits_get_colnum(f.get(), CASEINSEN, templ, &col, &status) ||
+      fits_get_coltype(f.get(), col, &typecode, &repeat, &width, &status) || typecode != TSTRING) {
+    fits_clear_errmsg();
+    return {};
+  }
+  const std::size_t n = static_cast<std::size_t>(rows);
+  const std::size_t len = static_cast<std::size_t>(std::max(repeat, 1L)) + 1;
+  std::vector<char> buffer(n * len, '\0');
+  std::vector<char*> ptrs(n);
+  for (std::size_t i = 0; i < n; ++i)
+    ptrs[i] = buffer.data() + i * len;
+  int anynul = 0;
+  char nul[] = "";
+  if (n > 0 &&
+      fits_read_col(f.get(), TSTRING, col, 1, 1, rows, nul, ptrs.data(), &anynul, &status)) {
+    fits_clear_errmsg();
+    return {};
+  }
+  std::vector<std::string> names;
+  for (char* p : ptrs) {
+    std::string name(p);
+    name.erase(name.find_last_not_of(' ') + 1);
+    names.push_back(name);
+  }
+  return names;
+}
+
 void readAn(UvfitsHandle& f, UvfitsLayout& L) {
   LONGLONG rows = 0;
   int status = 0;
@@ -75,6 +108,7 @@ void readAn(UvfitsHandle& f, UvfitsLayout& L) {
   }
   fits_clear_errmsg();
   status = 0;
+  L.antenna_names = readAntennaNames(f, rows);
   int col = 0;
   char templ[] = "DIAMETER";
   if (fits_get_colnum(f.get(), CASEINSEN, templ, &col, &status)) {

@@ -50,7 +50,8 @@ inline bool sameChunk(const VisibilityChunk& a, const VisibilityChunk& b) {
   return a.field_id == b.field_id && a.spectral_window_id == b.spectral_window_id &&
          a.first_row == b.first_row && a.frequencies_hz == b.frequencies_hz && a.uvw_m == b.uvw_m &&
          a.time_mjd_s == b.time_mjd_s && a.antenna1 == b.antenna1 && a.antenna2 == b.antenna2 &&
-         a.weights == b.weights && a.visibilities.size() == b.visibilities.size() &&
+         a.source_rows == b.source_rows && a.weights == b.weights &&
+         a.visibilities.size() == b.visibilities.size() &&
          std::equal(a.visibilities.begin(), a.visibilities.end(), b.visibilities.begin(),
                     [](auto x, auto y) { return x.real() == y.real() && x.imag() == y.imag(); });
 }

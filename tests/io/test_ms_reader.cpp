@@ -68,12 +68,14 @@ class TestMsReader : public QObject {
     QCOMPARE(first.time_mjd_s, (std::vector<double>{5.0e9, 5.0e9 + 20}));
     QCOMPARE(first.antenna1, (std::vector<int>{0, 1}));
     QCOMPARE(first.antenna2, (std::vector<int>{1, 2}));
+    QCOMPARE(first.source_rows, (std::vector<std::uint64_t>{0, 2}));
     QCOMPARE(first.frequencies_hz.size(), std::size_t(8));
     QCOMPARE(first.frequencies_hz[7], 100e9 + 7e6);
     const VisibilityChunk& last = s.kept[5];  // rows 9 and 11 (field 1, spw 1)
     QCOMPARE(last.field_id, 1);
     QCOMPARE(last.spectral_window_id, 1);
     QCOMPARE(last.first_row, std::size_t(8));
+    QCOMPARE(last.source_rows, (std::vector<std::uint64_t>{9, 11}));
     QCOMPARE(last.frequencies_hz,
              (std::vector<double>{230e9, 230e9 - 2e6, 230e9 - 4e6, 230e9 - 6e6}));
     QCOMPARE(last.weights, (std::vector<float>{0, 2, 2, 0, 2, 2, 2, 2}));

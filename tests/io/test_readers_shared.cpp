@@ -194,6 +194,13 @@ class TestReadersShared : public QObject {
     // LWA: autocorrelations are not imaging data: 190 cross rows x 109 ch x 4 corr.
     const DatasetSummary l = summarizeDataset(shared(kLwa));
     QCOMPARE(l.unflagged_visibilities, std::uint64_t(190 * 109 * 4));
+    // ANTENNA NAME, as python-casacore reads it (the VLA file leaves removed antennas unnamed).
+    QCOMPARE(summarizeDataset(shared(kX5707)).antenna_names,
+             (std::vector<std::string>{"DA41", "DA42"}));
+    const std::vector<std::string> vla = {"1",  "2",  "3",  "4",  "5",  "", "7",  "8", "9",  "",
+                                          "",   "12", "",   "",   "15", "", "",   "",  "19", "20",
+                                          "21", "22", "23", "24", "25", "", "27", "28"};
+    QCOMPARE(summarizeDataset(shared(kVla)).antenna_names, vla);
   }
 };
 

@@ -6,6 +6,8 @@
 #include <QtTest>
 #include <cmath>
 
+#include "core/data/dataset_summary_json.h"
+#include "core/data/dataset_summary_text.h"
 #include "core/io/dataset_summary_reader.h"
 #include "core/io/uvfits_reader.h"
 #include "core/util/input_error.h"
@@ -103,7 +105,10 @@ class TestUvfitsReader : public QObject {
     QVERIFY(std::fabs(c0.time_mjd_s[1] - (t0 + F::timeOffsetS(1))) < 1e-3);
     QCOMPARE(c0.antenna1, (std::vector<int>{0, 0}));
     QCOMPARE(c0.antenna2, (std::vector<int>{1, 2}));
-    const VisibilityChunk& c1 = s.kept[1];  // IF 2 of the same groups
+    QCOMPARE(c0.source_rows, (std::vector<std::uint64_t>{0, 1}));  // group indices
+    const VisibilityChunk& c1 = s.kept[1];                         // IF 2 of the same groups
+    QCOMPARE(c1.source_rows, c0.source_rows);
+    QCOMPARE(s.kept[2].source_rows, (std::vector<std::uint64_t>{2, 4}));  // group 3 is an auto
     QCOMPARE(c1.spectral_window_id, 1);
     QCOMPARE(c1.frequencies_hz[0], 8.032e9);
     QCOMPARE(c1.first_row, std::size_t(2));
@@ -172,6 +177,16 @@ class TestUvfitsReader : public QObject {
     QCOMPARE(s.autocorrelation_rows, std::uint64_t(F::kAutocorrelations));
     QCOMPARE(s.antennas_listed, F::kAntennas);
     QCOMPARE(s.antennas_used, 3);
+    QCOMPARE(s.antenna_names, (std::vector<std::string>{"AN1", "AN2", "AN3", "AN4"}));
+    QVERIFY(formatSummaryText(s).find("Antenna names: AN1, AN2, AN3, AN4\n") != std::string::npos);
+    QVERIFY(summaryToJson(s, -1).find(R"("antenna_names":["AN1","AN2","AN3","AN4"])") !=
+            std::string::npos);
+    DatasetSummary many;
+    for (int a = 0; a < 35; ++a)
+      many.antenna_names.push_back("S" + std::to_string(a));
+    const std::string text = formatSummaryText(many);
+    QVERIFY2(text.find("S28, S29, … (5 more)\n") != std::string::npos, text.c_str());
+    QVERIFY(text.find("S30") == std::string::npos);
     QCOMPARE(s.polarizations.size(), std::size_t(1));
     QCOMPARE(s.polarizations[0].correlations, (std::vector<std::string>{"RR", "LL", "RL", "LR"}));
     QCOMPARE(s.spectral_windows.size(), std::size_t(2));

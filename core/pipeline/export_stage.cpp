@@ -2,6 +2,8 @@
 #include <sstream>
 
 #include "core/io/fits_image_io.h"
+#include "core/io/ms_model_writer.h"
+#include "core/io/selection.h"
 #include "core/pipeline/pipeline_stages.h"
 #include "core/project/project_file.h"
 #include "core/util/atomic_file.h"
@@ -72,11 +74,38 @@ std::string metricsCsv(const ImagingProducts& p) {
   return o.str();
 }
 
+// Writes the model visibilities into a Measurement Set column (a copy unless in place).
+void writeModelBack(const project::ProjectSettings& s, const RunData& data, ImagingProducts& p) {
+  ModelWriteRequest r;
+  r.input_path = s.data.path;
+  r.in_place = s.output.model_in_place;
+  if (!r.in_place) {
+    r.output_path = s.output.model_ms.empty() ? s.output.prefix + "-model.ms" : s.output.model_ms;
+  }
+  r.column = s.output.model_column;
+  r.product = parseProduct(s.data.product).value_or(Product::I);
+  for (std::size_t b = 0; b < data.chunks.size() && b < p.model_visibilities.size(); ++b) {
+    ModelBlock block;
+    block.source_rows = data.chunks[b].source_rows;
+    block.channel_start = static_cast<std::size_t>(s.data.channel_start);
+    block.frequencies_hz = data.chunks[b].frequencies_hz;
+    block.values = std::move(p.model_visibilities[b]);
+    r.blocks.push_back(std::move(block));
+  }
+  p.model_visibilities.clear();
+  writeModelColumn(r);
+  p.written_files.push_back(r.in_place ? s.data.path + " (" + r.column + ")" : r.output_path);
+}
+
 }  // namespace
 
-void exportStage(engine::RunContext& ctx, ImagingProducts& p) {
+void exportStage(engine::RunContext& ctx, const RunData& data, ImagingProducts& p) {
   const auto& s = ctx.settings();
   const std::string& prefix = s.output.prefix;
+  if (s.output.write_model_column &&
+      (!prefix.empty() || s.output.model_in_place || !s.output.model_ms.empty())) {
+    writeModelBack(s, data, p);
+  }
   if (prefix.empty())
     return;
   const std::vector<std::string> history = provenance(s);

@@ -10,7 +10,7 @@ engine::Pipeline makeImagingPipeline(std::shared_ptr<ImagingProducts> products) 
     ctx.stage("read", [&] { readStage(ctx, data, *products); });
     ctx.stage("dirty", [&] { dirtyStage(ctx, data, *products); });
     optimizeAndRestoreStages(ctx, data, *products);
-    ctx.stage("export", [&] { exportStage(ctx, *products); });
+    ctx.stage("export", [&] { exportStage(ctx, data, *products); });
   };
 }
 

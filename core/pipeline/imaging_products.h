@@ -1,5 +1,6 @@
 #pragma once
 
+#include <complex>
 #include <string>
 #include <vector>
 
@@ -29,7 +30,8 @@ struct ImagingProducts {
   std::vector<double> residual;  // Jy/beam
   std::vector<double> restored;  // Jy/beam
 
-  std::vector<engine::IterationMetrics> metrics;  // one per optimizer iteration
+  std::vector<std::vector<std::complex<float>>> model_visibilities;  // per chunk, when written back
+  std::vector<engine::IterationMetrics> metrics;                     // one per optimizer iteration
   int iterations = 0;
   std::string stop_reason;
   double chi2_per_dof = 0.0;

@@ -25,7 +25,7 @@ imaging::OperatorSettings operatorSettings(const project::ImagingSettings& im);
 void readStage(engine::RunContext& ctx, RunData& data, ImagingProducts& out);
 void dirtyStage(engine::RunContext& ctx, const RunData& data, ImagingProducts& out);
 void optimizeAndRestoreStages(engine::RunContext& ctx, const RunData& data, ImagingProducts& out);
-void exportStage(engine::RunContext& ctx, ImagingProducts& out);
+void exportStage(engine::RunContext& ctx, const RunData& data, ImagingProducts& out);
 
 // Publishes an image of the run (geometry, phase centre and beam from `p`) to the observer.
 void publishImage(engine::RunContext& ctx, const std::string& name, int iteration,

@@ -175,7 +175,7 @@ void readOptimizer(ObjectReader r, OptimizerSettings& o) {
   r.finish();
 }
 
-void readOutput(ObjectReader r, OutputSettings& o) {
+void readOutput(ObjectReader r, OutputSettings& o, const std::string& base_dir) {
   r.get("prefix", o.prefix);
   r.get("dirty", o.dirty);
   r.get("psf", o.psf);
@@ -183,6 +183,13 @@ void readOutput(ObjectReader r, OutputSettings& o) {
   r.get("residual", o.residual);
   r.get("restored", o.restored);
   r.get("metrics_csv", o.metrics_csv);
+  r.get("write_model_column", o.write_model_column);
+  r.get("model_column", o.model_column);
+  r.get("model_ms", o.model_ms);
+  if (!o.model_ms.empty() && fs::path(o.model_ms).is_relative() && !base_dir.empty()) {
+    o.model_ms = (fs::path(base_dir) / o.model_ms).lexically_normal().string();
+  }
+  r.get("model_in_place", o.model_in_place);
   r.finish();
 }
 
@@ -259,7 +266,11 @@ std::string projectToJson(const ProjectSettings& s, const std::string& base_dir)
                  {"model", out.model},
                  {"residual", out.residual},
                  {"restored", out.restored},
-                 {"metrics_csv", out.metrics_csv}};
+                 {"metrics_csv", out.metrics_csv},
+                 {"write_model_column", out.write_model_column},
+                 {"model_column", out.model_column},
+                 {"model_ms", relativeIfBelow(out.model_ms, base_dir)},
+                 {"model_in_place", out.model_in_place}};
   return j.dump(2) + "\n";
 }
 
@@ -295,7 +306,7 @@ ProjectSettings projectFromJson(const std::string& text, const std::string& base
   if (const json* o = top.child("optimizer"))
     readOptimizer(ObjectReader(*o, "optimizer", source), s.optimizer);
   if (const json* o = top.child("output"))
-    readOutput(ObjectReader(*o, "output", source), s.output);
+    readOutput(ObjectReader(*o, "output", source), s.output, base_dir);
   readArray(top, "regularizers", [&](ObjectReader r) {
     RegularizerSettings reg;
     r.get("type", reg.type);

@@ -81,6 +81,12 @@ struct OutputSettings {
   bool residual = true;
   bool restored = true;
   bool metrics_csv = true;
+  // Model visibilities of the final image written to a Measurement Set column, never implicitly:
+  // into a copy (model_ms; empty: <prefix>-model.ms) or, with model_in_place, into the input.
+  bool write_model_column = false;
+  std::string model_column = "MODEL_DATA";
+  std::string model_ms;
+  bool model_in_place = false;
 };
 
 struct ProjectSettings {

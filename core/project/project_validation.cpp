@@ -94,6 +94,12 @@ void validateProject(const ProjectSettings& s) {
   oneOf(o.positivity, {"none", "projection", "softplus", "log"}, "optimizer.positivity");
   require(o.snapshot_every >= 1, "optimizer.snapshot_every", "must be >= 1");
 
+  if (s.output.write_model_column) {
+    require(!s.output.model_column.empty(), "output.model_column", "must name a column");
+    require(s.output.model_column != "DATA" && s.output.model_column != "CORRECTED_DATA",
+            "output.model_column", "DATA and CORRECTED_DATA are never overwritten");
+  }
+
   for (std::size_t i = 0; i < s.mask.size(); ++i) {
     const auto& m = s.mask[i];
     const std::string at = "mask[" + std::to_string(i) + "]";

@@ -7,9 +7,11 @@
 
 #include "core/engine/engine.h"
 #include "core/io/fits_image_io.h"
+#include "core/io/visibility_source_factory.h"
 #include "core/pipeline/imaging_pipeline.h"
 #include "core/project/project_settings.h"
 #include "core/sim/array_layout.h"
+#include "core/sim/predict.h"
 #include "core/sim/simulator.h"
 
 using namespace apertura;
@@ -72,6 +74,7 @@ class TestImagingPipeline : public QObject {
     s.optimizer.relative_tolerance = 1e-12;
     s.optimizer.snapshot_every = 5;
     s.output.prefix = dir_.path().toStdString() + "/run";
+    s.output.write_model_column = true;
 
     auto products = std::make_shared<pipeline::ImagingProducts>();
     auto observer = std::make_shared<CountingObserver>();
@@ -109,7 +112,7 @@ class TestImagingPipeline : public QObject {
     }
     QVERIFY(products->beam.bmaj >= products->beam.bmin && products->beam.bmin > 0.0);
     // FITS outputs with WCS and beam.
-    QCOMPARE(products->written_files.size(), std::size_t(6));
+    QCOMPARE(products->written_files.size(), std::size_t(7));
     const FitsImage restored = readFitsImage(s.output.prefix + "-restored.fits");
     QCOMPARE(restored.nx, kSize);
     QCOMPARE(restored.bunit, std::string("JY/BEAM"));
@@ -120,6 +123,30 @@ class TestImagingPipeline : public QObject {
     QVERIFY(std::fabs(restored.beam->major_fwhm_rad - products->beam.bmaj) < 1e-12);
     // The restored image shows the source at its flux (Jy/beam) too.
     QVERIFY(std::fabs(restored.at(ix, iy) - 1.0) < 0.1);
+
+    // MODEL_DATA of the copy holds the model's visibilities: close to the true (noiseless) source.
+    ReadOptions ro;
+    ro.selection.data_column = DataColumn::kModelData;
+    auto source = openVisibilitySource(s.output.prefix + "-model.ms", ro);
+    sim::SkyModel truth;
+    truth.reference_frequency_hz = 230e9;
+    truth.points.push_back(
+        {1.0, kEastCells * kCellArcsec * kArcsec, kNorthCells * kCellArcsec * kArcsec, 0.0});
+    VisibilityChunk chunk;
+    double err2 = 0.0, norm2 = 0.0;
+    std::size_t n = 0;
+    while (source->next(chunk)) {
+      std::vector<std::complex<double>> expected(chunk.num_samples());
+      sim::predictVisibilities(truth, chunk.uvw_m.data(), chunk.num_rows(), chunk.frequencies_hz,
+                               expected.data());
+      for (std::size_t k = 0; k < expected.size(); ++k) {
+        err2 += std::norm(std::complex<double>(chunk.visibilities[k]) - expected[k]);
+        norm2 += std::norm(expected[k]);
+        ++n;
+      }
+    }
+    QVERIFY(n > 1000);
+    QVERIFY2(std::sqrt(err2 / norm2) < 0.05, qPrintable(QString::number(std::sqrt(err2 / norm2))));
   }
 
   void cancelStopsTheOptimizer() {

@@ -27,7 +27,17 @@ ProjectSettings everyFieldSet(const std::string& data_path) {
   s.mask = {{"rectangle", false, {1, 2, 30, 40}},
             {"ellipse", true, {10, 10, 5, 3, 30}},
             {"polygon", false, {0, 0, 10, 0, 5, 8}}};
-  s.output = {"out/run1", false, false, true, false, true, false};
+  s.output = {"out/run1",
+              false,
+              false,
+              true,
+              false,
+              true,
+              false,
+              true,
+              "MODEL_APERTURA",
+              data_path + "-model.ms",
+              true};
   return s;
 }
 
@@ -125,6 +135,10 @@ class TestProjectFile : public QObject {
         << QString::fromStdString(
                minimal("\"mask\": [{\"shape\": \"polygon\", \"values\": [1, 2, 3, 4]}]"))
         << "mask[0].values: a polygon needs at least 3";
+    QTest::newRow("model into DATA")
+        << QString::fromStdString(
+               minimal("\"output\": {\"write_model_column\": true, \"model_column\": \"DATA\"}"))
+        << "output.model_column: DATA and CORRECTED_DATA are never overwritten";
     QTest::newRow("newer schema") << QString("{\"schema_version\": 99}")
                                   << "schema_version: version 99 is newer";
     QTest::newRow("no schema") << QString("{}") << "schema_version: missing";

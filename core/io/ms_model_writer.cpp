@@ -100,7 +100,7 @@ class ColumnWriter {
     std::vector<std::pair<std::uint64_t, Target>> list;
     for (std::size_t b = 0; b < r_.blocks.size(); ++b) {
       for (std::size_t i = 0; i < r_.blocks[b].source_rows.size(); ++i)
-        list.push_back({r_.blocks[b].source_rows[i], Target{b, i}});
+        list.emplace_back(r_.blocks[b].source_rows[i], Target{b, i});
     }
     std::sort(list.begin(), list.end(),
               [](const auto& a, const auto& b) { return a.first < b.first; });

@@ -19,7 +19,11 @@ struct VisibilityChunk {
   std::size_t first_row = 0;
 
   std::vector<double> frequencies_hz;  // per channel
-  std::vector<double> uvw_m;           // 3 per row: u, v, w in metres
+  // 3 per row: u, v, w in metres, in the imaging convention
+  //   V(u, v, w) = sum I(l, m) exp(-2 pi i (u l + v m + w (n - 1))),  l east, m north,
+  // which is the NEGATIVE of the UVW stored in Measurement Sets and UVFITS files: readers negate
+  // it. Checked against WSClean on real data (a mirrored image otherwise); see tests/io.
+  std::vector<double> uvw_m;
   std::vector<std::complex<float>> visibilities;
   std::vector<float> weights;  // per sample; 0 where flagged
 

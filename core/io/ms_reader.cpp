@@ -374,7 +374,9 @@ void MsReader::readChunk(const Group& g, const ChunkRef& ref, VisibilityChunk& c
   if (uvw.nelements() != 3 * n) {
     throw InputError(path_, "column UVW does not hold 3 values per row");
   }
-  chunk.uvw_m.assign(uvw.begin(), uvw.end());
+  // The imaging convention is the negative of the file's UVW (see VisibilityChunk::uvw_m).
+  chunk.uvw_m.resize(3 * n);
+  std::transform(uvw.begin(), uvw.end(), chunk.uvw_m.begin(), [](double x) { return -x; });
   const cc::Vector<double> t = cc::ScalarColumn<double>(main_, "TIME").getColumnCells(rows);
   chunk.time_mjd_s.assign(t.begin(), t.end());
   const cc::Vector<int> a1 = cc::ScalarColumn<int>(main_, "ANTENNA1").getColumnCells(rows);

@@ -194,9 +194,10 @@ class UvfitsReader final : public VisibilitySource {
     for (std::size_t r = 0; r < n; ++r) {
       const GroupParams& p = params_[r];
       const bool ok = std::isfinite(p.u_m) && std::isfinite(p.v_m) && std::isfinite(p.w_m);
-      chunk.uvw_m[3 * r] = ok ? p.u_m : 0.0;
-      chunk.uvw_m[3 * r + 1] = ok ? p.v_m : 0.0;
-      chunk.uvw_m[3 * r + 2] = ok ? p.w_m : 0.0;
+      // The imaging convention is the negative of the file's UVW (see VisibilityChunk::uvw_m).
+      chunk.uvw_m[3 * r] = ok ? -p.u_m : 0.0;
+      chunk.uvw_m[3 * r + 1] = ok ? -p.v_m : 0.0;
+      chunk.uvw_m[3 * r + 2] = ok ? -p.w_m : 0.0;
       chunk.time_mjd_s[r] = p.time_mjd_s;
       chunk.antenna1[r] = p.antenna1;
       chunk.antenna2[r] = p.antenna2;

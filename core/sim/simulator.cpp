@@ -213,6 +213,10 @@ SimulationSummary simulateMeasurementSet(const SkyModel& sky, const ArrayLayout&
         }
       }
     }
+    // Visibilities follow the imaging convention, whose uvw is the negative of the MS UVW column
+    // (see VisibilityChunk::uvw_m): that is what WSClean and CASA image at the right place.
+    std::vector<double> imaging_uvw(uvw.size());
+    std::transform(uvw.begin(), uvw.end(), imaging_uvw.begin(), [](double x) { return -x; });
     std::vector<std::vector<std::complex<double>>> models(nspw);
     for (std::size_t s = 0; s < nspw; ++s) {
       const auto& w = spec.spectral_windows[s];
@@ -220,7 +224,7 @@ SimulationSummary simulateMeasurementSet(const SkyModel& sky, const ArrayLayout&
       for (int c = 0; c < w.channels; ++c)
         freqs.push_back(w.first_frequency_hz + c * w.channel_width_hz);
       models[s].resize(nt * nbl * freqs.size());
-      predictVisibilities(sky, uvw.data(), nt * nbl, freqs, models[s].data());
+      predictVisibilities(sky, imaging_uvw.data(), nt * nbl, freqs, models[s].data());
     }
     for (std::size_t k = 0; k < nt; ++k) {
       for (std::size_t s = 0; s < nspw; ++s) {

@@ -64,7 +64,8 @@ class TestMsReader : public QObject {
     QCOMPARE(first.field_id, 0);
     QCOMPARE(first.spectral_window_id, 0);
     QCOMPARE(first.first_row, std::size_t(0));
-    QCOMPARE(first.uvw_m, (std::vector<double>{30, 0, 0, -80, 60, 0}));  // rows 0 and 2
+    // Rows 0 and 2; the imaging convention negates the file's UVW.
+    QCOMPARE(first.uvw_m, (std::vector<double>{-30, -0.0, -0.0, 80, -60, -0.0}));
     QCOMPARE(first.time_mjd_s, (std::vector<double>{5.0e9, 5.0e9 + 20}));
     QCOMPARE(first.antenna1, (std::vector<int>{0, 1}));
     QCOMPARE(first.antenna2, (std::vector<int>{1, 2}));

@@ -98,9 +98,10 @@ class TestUvfitsReader : public QObject {
     const VisibilityChunk& c0 = s.kept[0];  // IF 1 of groups 0 and 1
     QCOMPARE(c0.spectral_window_id, 0);
     QCOMPARE(c0.frequencies_hz, (std::vector<double>{8.000e9, 8.001e9, 8.002e9}));
-    QVERIFY(close(c0.uvw_m[0], F::uMetres(0)));
-    QVERIFY(close(c0.uvw_m[4], F::vMetres(1)));
-    QVERIFY(close(c0.uvw_m[5], F::wMetres(1)));
+    // The imaging convention negates the file's UVW.
+    QVERIFY(close(c0.uvw_m[0], -F::uMetres(0)));
+    QVERIFY(close(c0.uvw_m[4], -F::vMetres(1)));
+    QVERIFY(close(c0.uvw_m[5], -F::wMetres(1)));
     const double t0 = (F::kJdStart - 2400000.5) * 86400.0;
     QVERIFY(std::fabs(c0.time_mjd_s[1] - (t0 + F::timeOffsetS(1))) < 1e-3);
     QCOMPARE(c0.antenna1, (std::vector<int>{0, 0}));

@@ -102,7 +102,8 @@ class TestSimMeasurementSet : public QObject {
       const cc::Vector<double> freqs = c.spectralWindow().chanFreq()(spw);
       std::vector<double> fv(freqs.begin(), freqs.end());
       std::vector<std::complex<double>> model(fv.size());
-      const double u[3] = {uvw(0), uvw(1), uvw(2)};
+      // DATA follows the imaging convention, whose uvw is minus the MS UVW column.
+      const double u[3] = {-uvw(0), -uvw(1), -uvw(2)};
       predictVisibilities(sky, u, 1, fv, model.data());
       const cc::Matrix<cc::Complex> data = c.data()(r);
       QCOMPARE(data.shape(), cc::IPosition(2, 2, int(fv.size())));

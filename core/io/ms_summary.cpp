@@ -1,10 +1,11 @@
 #include "core/io/ms_summary.h"
 
+#include "core/io/ms_metadata.h"
+
 #include <casacore/casa/Arrays/Array.h>
 #include <casacore/casa/Arrays/Matrix.h>
 #include <casacore/casa/Arrays/Vector.h>
 #include <casacore/casa/Exceptions/Error.h>
-#include <casacore/measures/Measures/Stokes.h>
 #include <casacore/tables/Tables/ArrayColumn.h>
 #include <casacore/tables/Tables/ScalarColumn.h>
 #include <casacore/tables/Tables/Table.h>
@@ -39,93 +40,6 @@ void requireColumn(const cc::Table& t, const std::string& path, const std::strin
   if (!t.tableDesc().isColumn(column)) {
     throw InputError(path, "table " + table + " has no " + column + " column");
   }
-}
-
-void readFields(const cc::Table& main, const std::string& path, DatasetSummary& s) {
-  cc::Table field = openSubtable(main, path, "FIELD");
-  requireColumn(field, path, "FIELD", "PHASE_DIR");
-  cc::ArrayColumn<double> dir(field, "PHASE_DIR");
-  const bool has_name = field.tableDesc().isColumn("NAME");
-  std::string frame;
-  const auto& kw = dir.keywordSet();
-  if (kw.isDefined("MEASINFO")) {
-    const auto& info = kw.asRecord("MEASINFO");
-    if (info.isDefined("Ref"))
-      frame = info.asString("Ref");
-  }
-  for (cc::rownr_t r = 0; r < field.nrow(); ++r) {
-    FieldInfo f;
-    f.id = static_cast<int>(r);
-    if (has_name)
-      f.name = cc::ScalarColumn<cc::String>(field, "NAME")(r);
-    cc::Array<double> d = dir(r);
-    if (d.nelements() < 2) {
-      throw InputError(path, "FIELD.PHASE_DIR row " + std::to_string(r) +
-                                 " has fewer than 2 values (expected [2, npoly+1])");
-    }
-    f.ra_rad = d.data()[0];
-    f.dec_rad = d.data()[1];
-    f.frame = frame;
-    s.fields.push_back(std::move(f));
-  }
-}
-
-void readSpectralWindows(const cc::Table& main, const std::string& path, DatasetSummary& s) {
-  cc::Table spw = openSubtable(main, path, "SPECTRAL_WINDOW");
-  requireColumn(spw, path, "SPECTRAL_WINDOW", "CHAN_FREQ");
-  cc::ArrayColumn<double> chan_freq(spw, "CHAN_FREQ");
-  const auto& desc = spw.tableDesc();
-  for (cc::rownr_t r = 0; r < spw.nrow(); ++r) {
-    SpectralWindowInfo w;
-    w.id = static_cast<int>(r);
-    cc::Vector<double> f = chan_freq(r);
-    w.num_channels = static_cast<int>(f.nelements());
-    if (w.num_channels > 0) {
-      w.first_channel_hz = f(0);
-      w.last_channel_hz = f(f.nelements() - 1);
-    }
-    if (desc.isColumn("REF_FREQUENCY")) {
-      w.ref_frequency_hz = cc::ScalarColumn<double>(spw, "REF_FREQUENCY")(r);
-    }
-    if (desc.isColumn("TOTAL_BANDWIDTH")) {
-      w.total_bandwidth_hz = cc::ScalarColumn<double>(spw, "TOTAL_BANDWIDTH")(r);
-    }
-    if (desc.isColumn("CHAN_WIDTH") && w.num_channels > 0) {
-      cc::Vector<double> width = cc::ArrayColumn<double>(spw, "CHAN_WIDTH")(r);
-      if (width.nelements() > 0)
-        w.channel_width_hz = width(0);
-    }
-    s.spectral_windows.push_back(w);
-  }
-}
-
-void readPolarizations(const cc::Table& main, const std::string& path, DatasetSummary& s) {
-  cc::Table pol = openSubtable(main, path, "POLARIZATION");
-  requireColumn(pol, path, "POLARIZATION", "CORR_TYPE");
-  cc::ArrayColumn<int> corr_type(pol, "CORR_TYPE");
-  for (cc::rownr_t r = 0; r < pol.nrow(); ++r) {
-    PolarizationInfo p;
-    p.id = static_cast<int>(r);
-    cc::Vector<int> types = corr_type(r);
-    for (int t : types) {
-      const auto stokes = cc::Stokes::type(t);
-      if (stokes == cc::Stokes::Undefined) {
-        throw InputError(path, "POLARIZATION.CORR_TYPE row " + std::to_string(r) +
-                                   " has unknown correlation type " + std::to_string(t));
-      }
-      p.correlations.push_back(cc::Stokes::name(stokes));
-    }
-    s.polarizations.push_back(std::move(p));
-  }
-}
-
-void readTelescope(const cc::Table& main, DatasetSummary& s) {
-  if (!main.keywordSet().isDefined("OBSERVATION"))
-    return;
-  cc::Table obs = main.keywordSet().asTable("OBSERVATION");
-  if (obs.nrow() == 0 || !obs.tableDesc().isColumn("TELESCOPE_NAME"))
-    return;
-  s.telescope = cc::ScalarColumn<cc::String>(obs, "TELESCOPE_NAME")(0);
 }
 
 // FLAG may hold cells of different shapes per row (several data descriptions), so blocks are read
@@ -250,14 +164,7 @@ std::set<int> scanRows(const cc::Table& main, const std::string& path, DatasetSu
 
 DatasetSummary summarizeMeasurementSet(const std::string& path) {
   const auto lock = lockCasacore();
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  if (!fs::exists(path, ec))
-    throw InputError(path, "no such file or directory");
-  if (!fs::is_directory(path, ec) || !cc::Table::isReadable(path)) {
-    throw InputError(path,
-                     "not a casacore table (a Measurement Set is a directory with table.dat)");
-  }
+  requireCasacoreTable(path);
   DatasetSummary s;
   s.path = path;
   s.format = "MeasurementSet";
@@ -270,11 +177,19 @@ DatasetSummary summarizeMeasurementSet(const std::string& path) {
     const cc::Table antenna = openSubtable(main, path, "ANTENNA");
     s.antennas_listed = static_cast<int>(antenna.nrow());
     readAntennaNames(antenna, s);
-    readFields(main, path, s);
-    readSpectralWindows(main, path, s);
-    readPolarizations(main, path, s);
-    openSubtable(main, path, "DATA_DESCRIPTION");
-    readTelescope(main, s);
+    // Subtables are decoded by the same code the readers use (after the main-table checks, so a
+    // table without UVW is reported as such).
+    const MsMetadata md = readMsMetadata(path);
+    s.fields = md.fields;
+    s.spectral_windows = md.spectral_windows;
+    s.telescope = md.telescope;
+    for (std::size_t p = 0; p < md.correlations.size(); ++p) {
+      PolarizationInfo info;
+      info.id = static_cast<int>(p);
+      for (Correlation c : md.correlations[p])
+        info.correlations.push_back(correlationName(c));
+      s.polarizations.push_back(std::move(info));
+    }
     countFlags(main, s);
     readDishDiameter(main, used, s);
     deriveImagingSuggestions(s);

@@ -66,6 +66,8 @@ void writeHeader(Writer& w, const FitsImage& img) {
     w.key("OBJECT", img.object, "");
   if (!img.telescope.empty())
     w.key("TELESCOP", img.telescope, "");
+  if (!img.date_obs.empty())
+    w.key("DATE-OBS", img.date_obs, "Start of the observation (UTC)");
   w.key("ORIGIN", std::string("Apertura"), "");
   w.key("EQUINOX", 2000.0, "J2000");
   w.key("RADESYS", std::string("FK5"), "");
@@ -241,6 +243,7 @@ FitsImage readFitsImage(const std::string& path) {
   img.bunit = readString(raw, "BUNIT");
   img.object = readString(raw, "OBJECT");
   img.telescope = readString(raw, "TELESCOP");
+  img.date_obs = readString(raw, "DATE-OBS");
   const auto bmaj = readDouble(raw, "BMAJ"), bmin = readDouble(raw, "BMIN");
   if (bmaj && bmin) {
     img.beam = ImageBeam{*bmaj * kDeg, *bmin * kDeg, readDouble(raw, "BPA").value_or(0.0) * kDeg};

@@ -35,6 +35,7 @@ struct FitsImage {
   std::optional<ImageBeam> beam;  // BMAJ, BMIN, BPA
   std::string object;
   std::string telescope;
+  std::string date_obs;  // ISO-8601 UTC start of the observation (DATE-OBS); empty: not written
   std::vector<std::string> history;
 
   double at(int x, int y) const { return pixels[static_cast<std::size_t>(y) * nx + x]; }

@@ -7,6 +7,7 @@
 #include "core/pipeline/pipeline_stages.h"
 #include "core/project/project_file.h"
 #include "core/util/atomic_file.h"
+#include "core/util/sky_format.h"
 #include "core/version.h"
 
 namespace apertura::pipeline {
@@ -51,6 +52,8 @@ void writeImage(const std::string& path, const std::vector<T>& pixels, const std
     f.beam = ImageBeam{p.beam.bmaj, p.beam.bmin, p.beam.bpa};
   f.object = p.object;
   f.telescope = p.telescope;
+  if (p.start_time_mjd_s > 0.0)
+    f.date_obs = formatMjdSeconds(p.start_time_mjd_s);
   f.history = history;
   writeFitsImage(path, f);
 }

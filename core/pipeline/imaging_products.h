@@ -20,6 +20,7 @@ struct ImagingProducts {
   double bandwidth_hz = 0.0;
   std::string object;
   std::string telescope;
+  double start_time_mjd_s = 0.0;  // first imaged sample (MJD seconds, UTC)
   std::size_t rows = 0;
   std::size_t samples = 0;
 

@@ -82,6 +82,10 @@ void readStage(engine::RunContext& ctx, RunData& data, ImagingProducts& out) {
       ++nf;
     }
     out.samples += chunk.num_samples();
+    for (double t : chunk.time_mjd_s) {
+      if (out.start_time_mjd_s == 0.0 || t < out.start_time_mjd_s)
+        out.start_time_mjd_s = t;
+    }
     data.chunks.push_back(chunk);
     ctx.observer().progress(info.rows ? double(rows) / double(info.rows) : 1.0,
                             "read " + std::to_string(rows) + " rows");

@@ -120,6 +120,8 @@ class TestImagingPipeline : public QObject {
     QVERIFY(std::fabs(restored.ref_dec_rad + 0.5) < 1e-9);
     QVERIFY(std::fabs(restored.cell_x_rad + kCellArcsec * kArcsec) < 1e-15);
     QVERIFY(restored.beam.has_value());
+    // 2024-03-21 (the simulator's default date), a start time within that day.
+    QVERIFY2(restored.date_obs.rfind("2024-03-2", 0) == 0, restored.date_obs.c_str());
     QVERIFY(std::fabs(restored.beam->major_fwhm_rad - products->beam.bmaj) < 1e-12);
     // The restored image shows the source at its flux (Jy/beam) too.
     QVERIFY(std::fabs(restored.at(ix, iy) - 1.0) < 0.1);

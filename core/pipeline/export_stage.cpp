@@ -77,27 +77,46 @@ std::string metricsCsv(const ImagingProducts& p) {
   return o.str();
 }
 
-// Writes the model visibilities into a Measurement Set column (a copy unless in place).
-void writeModelBack(const project::ProjectSettings& s, const RunData& data, ImagingProducts& p) {
+// Writes per-chunk values (model or residual visibilities) into one column of `ms`.
+void writeColumn(const project::ProjectSettings& s, const RunData& data, const std::string& ms,
+                 const std::string& output, bool in_place, const std::string& column,
+                 std::vector<std::vector<std::complex<float>>>& values) {
   ModelWriteRequest r;
-  r.input_path = s.data.path;
-  r.in_place = s.output.model_in_place;
-  if (!r.in_place) {
-    r.output_path = s.output.model_ms.empty() ? s.output.prefix + "-model.ms" : s.output.model_ms;
-  }
-  r.column = s.output.model_column;
+  r.input_path = ms;
+  r.output_path = output;
+  r.in_place = in_place;
+  r.column = column;
   r.product = parseProduct(s.data.product).value_or(Product::I);
-  for (std::size_t b = 0; b < data.chunks.size() && b < p.model_visibilities.size(); ++b) {
+  for (std::size_t b = 0; b < data.chunks.size() && b < values.size(); ++b) {
     ModelBlock block;
     block.source_rows = data.chunks[b].source_rows;
     block.channel_start = static_cast<std::size_t>(s.data.channel_start);
     block.frequencies_hz = data.chunks[b].frequencies_hz;
-    block.values = std::move(p.model_visibilities[b]);
+    block.values = std::move(values[b]);
     r.blocks.push_back(std::move(block));
   }
-  p.model_visibilities.clear();
+  values.clear();
   writeModelColumn(r);
-  p.written_files.push_back(r.in_place ? s.data.path + " (" + r.column + ")" : r.output_path);
+}
+
+// Model and residual visibilities go into a copy of the input (<prefix>-model.ms unless named),
+// or into the input itself only when the project says so.
+void writeVisibilitiesBack(const project::ProjectSettings& s, const RunData& data,
+                           ImagingProducts& p) {
+  const auto& o = s.output;
+  const std::string target =
+      o.model_in_place ? s.data.path : (o.model_ms.empty() ? o.prefix + "-model.ms" : o.model_ms);
+  bool target_exists = o.model_in_place;  // the copy is made by the first write
+  if (o.write_model_column) {
+    writeColumn(s, data, s.data.path, target_exists ? "" : target, target_exists, o.model_column,
+                p.model_visibilities);
+    target_exists = true;
+  }
+  if (o.write_residual_column) {
+    writeColumn(s, data, target_exists ? target : s.data.path, target_exists ? "" : target,
+                target_exists, o.residual_column, p.residual_visibilities);
+  }
+  p.written_files.push_back(o.model_in_place ? s.data.path + " (columns)" : target);
 }
 
 }  // namespace
@@ -105,9 +124,9 @@ void writeModelBack(const project::ProjectSettings& s, const RunData& data, Imag
 void exportStage(engine::RunContext& ctx, const RunData& data, ImagingProducts& p) {
   const auto& s = ctx.settings();
   const std::string& prefix = s.output.prefix;
-  if (s.output.write_model_column &&
+  if ((s.output.write_model_column || s.output.write_residual_column) &&
       (!prefix.empty() || s.output.model_in_place || !s.output.model_ms.empty())) {
-    writeModelBack(s, data, p);
+    writeVisibilitiesBack(s, data, p);
   }
   if (prefix.empty())
     return;

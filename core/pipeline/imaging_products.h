@@ -31,8 +31,10 @@ struct ImagingProducts {
   std::vector<double> residual;  // Jy/beam
   std::vector<double> restored;  // Jy/beam
 
-  std::vector<std::vector<std::complex<float>>> model_visibilities;  // per chunk, when written back
-  std::vector<engine::IterationMetrics> metrics;                     // one per optimizer iteration
+  // Per chunk, only when a project writes them back to a Measurement Set column.
+  std::vector<std::vector<std::complex<float>>> model_visibilities;
+  std::vector<std::vector<std::complex<float>>> residual_visibilities;
+  std::vector<engine::IterationMetrics> metrics;  // one per optimizer iteration
   int iterations = 0;
   std::string stop_reason;
   double chi2_per_dof = 0.0;

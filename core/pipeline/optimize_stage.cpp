@@ -189,19 +189,23 @@ void optimizeAndRestoreStages(engine::RunContext& ctx, const RunData& data, Imag
     out.chi2_per_dof = fit.chi2_per_dof;
     out.residual_rms = fit.residual_image_rms;
     out.restored = rml::restoredImage(out.model, out.residual, g, out.beam);
-    if (s.output.write_model_column) {
-      // Model visibilities = measured - residual, on every sample (flagged ones included).
+    if (s.output.write_model_column || s.output.write_residual_column) {
+      // Residual = measured - model on every sample (flagged ones included).
       std::vector<std::vector<rml::Complex>> residual;
       chi2->residuals(out.model.data(), residual);
-      out.model_visibilities.resize(residual.size());
       for (std::size_t b = 0; b < residual.size(); ++b) {
         const auto& measured_vis = data.chunks[b].visibilities;
-        auto& model_vis = out.model_visibilities[b];
-        model_vis.resize(residual[b].size());
+        std::vector<std::complex<float>> model_vis, residual_vis;
         for (std::size_t k = 0; k < residual[b].size(); ++k) {
-          model_vis[k] =
-              std::complex<float>(std::complex<double>(measured_vis[k]) - residual[b][k]);
+          const std::complex<double> r = residual[b][k];
+          if (s.output.write_model_column) {
+            model_vis.emplace_back(std::complex<double>(measured_vis[k]) - r);
+          }
+          if (s.output.write_residual_column)
+            residual_vis.emplace_back(r);
         }
+        out.model_visibilities.push_back(std::move(model_vis));
+        out.residual_visibilities.push_back(std::move(residual_vis));
       }
     }
     publishImage(ctx, "residual", out.iterations, out, out.residual.data(), "Jy/beam");

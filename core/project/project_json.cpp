@@ -185,6 +185,8 @@ void readOutput(ObjectReader r, OutputSettings& o, const std::string& base_dir) 
   r.get("metrics_csv", o.metrics_csv);
   r.get("write_model_column", o.write_model_column);
   r.get("model_column", o.model_column);
+  r.get("write_residual_column", o.write_residual_column);
+  r.get("residual_column", o.residual_column);
   r.get("model_ms", o.model_ms);
   if (!o.model_ms.empty() && fs::path(o.model_ms).is_relative() && !base_dir.empty()) {
     o.model_ms = (fs::path(base_dir) / o.model_ms).lexically_normal().string();
@@ -269,6 +271,8 @@ std::string projectToJson(const ProjectSettings& s, const std::string& base_dir)
                  {"metrics_csv", out.metrics_csv},
                  {"write_model_column", out.write_model_column},
                  {"model_column", out.model_column},
+                 {"write_residual_column", out.write_residual_column},
+                 {"residual_column", out.residual_column},
                  {"model_ms", relativeIfBelow(out.model_ms, base_dir)},
                  {"model_in_place", out.model_in_place}};
   return j.dump(2) + "\n";

@@ -85,6 +85,8 @@ struct OutputSettings {
   // into a copy (model_ms; empty: <prefix>-model.ms) or, with model_in_place, into the input.
   bool write_model_column = false;
   std::string model_column = "MODEL_DATA";
+  bool write_residual_column = false;  // data minus model, beside the model
+  std::string residual_column = "RESIDUAL_DATA";
   std::string model_ms;
   bool model_in_place = false;
 };

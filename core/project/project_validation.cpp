@@ -99,6 +99,13 @@ void validateProject(const ProjectSettings& s) {
     require(s.output.model_column != "DATA" && s.output.model_column != "CORRECTED_DATA",
             "output.model_column", "DATA and CORRECTED_DATA are never overwritten");
   }
+  if (s.output.write_residual_column) {
+    require(s.output.residual_column != "DATA" && s.output.residual_column != "CORRECTED_DATA" &&
+                !s.output.residual_column.empty(),
+            "output.residual_column", "must name a new column (never DATA or CORRECTED_DATA)");
+    require(!s.output.write_model_column || s.output.residual_column != s.output.model_column,
+            "output.residual_column", "must differ from output.model_column");
+  }
 
   for (std::size_t i = 0; i < s.mask.size(); ++i) {
     const auto& m = s.mask[i];

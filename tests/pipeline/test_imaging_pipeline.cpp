@@ -5,6 +5,9 @@
 #include <cmath>
 #include <mutex>
 
+#include <casacore/tables/Tables/ArrayColumn.h>
+#include <casacore/tables/Tables/Table.h>
+
 #include "core/engine/engine.h"
 #include "core/io/fits_image_io.h"
 #include "core/io/visibility_source_factory.h"
@@ -75,6 +78,7 @@ class TestImagingPipeline : public QObject {
     s.optimizer.snapshot_every = 5;
     s.output.prefix = dir_.path().toStdString() + "/run";
     s.output.write_model_column = true;
+    s.output.write_residual_column = true;
 
     auto products = std::make_shared<pipeline::ImagingProducts>();
     auto observer = std::make_shared<CountingObserver>();
@@ -149,6 +153,24 @@ class TestImagingPipeline : public QObject {
     }
     QVERIFY(n > 1000);
     QVERIFY2(std::sqrt(err2 / norm2) < 0.05, qPrintable(QString::number(std::sqrt(err2 / norm2))));
+
+    // RESIDUAL_DATA beside it: Stokes I of the data minus the model, in both parallel hands.
+    casacore::Table copy(s.output.prefix + "-model.ms");
+    casacore::ArrayColumn<casacore::Complex> data_col(copy, "DATA"), model_col(copy, "MODEL_DATA"),
+        resid_col(copy, "RESIDUAL_DATA");
+    double worst = 0.0, scale = 0.0;
+    for (casacore::rownr_t r = 0; r < copy.nrow(); r += 7) {
+      const casacore::Array<casacore::Complex> d = data_col(r), m = model_col(r), e = resid_col(r);
+      for (std::size_t k = 0; k + 1 < d.nelements(); k += 2) {  // XX, YY per channel
+        const casacore::Complex stokes_i = 0.5f * (d.data()[k] + d.data()[k + 1]);
+        for (std::size_t h = k; h < k + 2; ++h) {
+          worst = std::max(worst, double(std::abs(stokes_i - m.data()[h] - e.data()[h])));
+        }
+        scale = std::max(scale, double(std::abs(stokes_i)));
+      }
+    }
+    QVERIFY(scale > 0.5);
+    QVERIFY2(worst < 1e-5 * scale, qPrintable(QString::number(worst)));
   }
 
   void cancelStopsTheOptimizer() {

@@ -27,17 +27,19 @@ ProjectSettings everyFieldSet(const std::string& data_path) {
   s.mask = {{"rectangle", false, {1, 2, 30, 40}},
             {"ellipse", true, {10, 10, 5, 3, 30}},
             {"polygon", false, {0, 0, 10, 0, 5, 8}}};
-  s.output = {"out/run1",
-              false,
-              false,
-              true,
-              false,
-              true,
-              false,
-              true,
-              "MODEL_APERTURA",
-              data_path + "-model.ms",
-              true};
+  s.output.prefix = "out/run1";
+  s.output.dirty = false;
+  s.output.psf = false;
+  s.output.model = true;
+  s.output.residual = false;
+  s.output.restored = true;
+  s.output.metrics_csv = false;
+  s.output.write_model_column = true;
+  s.output.model_column = "MODEL_APERTURA";
+  s.output.write_residual_column = true;
+  s.output.residual_column = "RESID_APERTURA";
+  s.output.model_ms = data_path + "-model.ms";
+  s.output.model_in_place = true;
   return s;
 }
 

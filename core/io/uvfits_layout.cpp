@@ -366,3 +366,24 @@ GroupParams decodeGroupParams(const UvfitsLayout& L, const double* raw, long lon
 }
 
 }  // namespace apertura
+
+namespace apertura {
+
+std::vector<SpectralWindowInfo> UvfitsLayout::spectralWindows() const {
+  std::vector<SpectralWindowInfo> out;
+  for (std::size_t i = 0; i < nif; ++i) {
+    const auto f = channelFrequencies(i);
+    SpectralWindowInfo w;
+    w.id = static_cast<int>(i);
+    w.num_channels = static_cast<int>(nchan);
+    w.first_channel_hz = f.front();
+    w.last_channel_hz = f.back();
+    w.ref_frequency_hz = freq_crval + if_offset_hz[i];
+    w.channel_width_hz = if_channel_width_hz[i];
+    w.total_bandwidth_hz = if_total_bandwidth_hz[i];
+    out.push_back(w);
+  }
+  return out;
+}
+
+}  // namespace apertura

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "core/data/dataset_summary.h"
 #include "core/io/correlation.h"
 
 namespace apertura {
@@ -49,6 +50,8 @@ struct UvfitsLayout {
 
   // Channel frequencies of IF `if_index` (0-based): CRVAL + (c + 1 - CRPIX) CDELT + IF FREQ.
   std::vector<double> channelFrequencies(std::size_t if_index) const;
+  // One spectral window per IF, as the summary and the reader's SourceInfo report them.
+  std::vector<SpectralWindowInfo> spectralWindows() const;
   // Element offset of (complex k, stokes p, channel c, IF i) within a group.
   std::size_t offset(std::size_t k, std::size_t p, std::size_t c, std::size_t i) const;
 };

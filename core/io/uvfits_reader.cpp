@@ -122,18 +122,7 @@ class UvfitsReader final : public VisibilitySource {
     for (int f = 0; f < nfields; ++f) {
       info_.fields.push_back({f, layout_.object, layout_.ra_rad, layout_.dec_rad, layout_.frame});
     }
-    for (std::size_t i = 0; i < layout_.nif; ++i) {
-      const auto freqs = layout_.channelFrequencies(i);
-      SpectralWindowInfo w;
-      w.id = static_cast<int>(i);
-      w.num_channels = static_cast<int>(layout_.nchan);
-      w.first_channel_hz = freqs.front();
-      w.last_channel_hz = freqs.back();
-      w.ref_frequency_hz = layout_.freq_crval + layout_.if_offset_hz[i];
-      w.channel_width_hz = layout_.if_channel_width_hz[i];
-      w.total_bandwidth_hz = layout_.if_total_bandwidth_hz[i];
-      info_.spectral_windows.push_back(w);
-    }
+    info_.spectral_windows = layout_.spectralWindows();
   }
 
   // Reads the parameters and data of every group of a block once; its IFs are cut from it.

@@ -21,18 +21,7 @@ void describeLayout(const UvfitsLayout& L, DatasetSummary& s) {
   for (const auto& p : L.params)
     s.columns.push_back(p.type);
   s.fields.push_back({0, L.object, L.ra_rad, L.dec_rad, L.frame});
-  for (std::size_t i = 0; i < L.nif; ++i) {
-    const auto f = L.channelFrequencies(i);
-    SpectralWindowInfo w;
-    w.id = static_cast<int>(i);
-    w.num_channels = static_cast<int>(L.nchan);
-    w.first_channel_hz = f.front();
-    w.last_channel_hz = f.back();
-    w.ref_frequency_hz = L.freq_crval + L.if_offset_hz[i];
-    w.channel_width_hz = L.if_channel_width_hz[i];
-    w.total_bandwidth_hz = L.if_total_bandwidth_hz[i];
-    s.spectral_windows.push_back(w);
-  }
+  s.spectral_windows = L.spectralWindows();
   PolarizationInfo pol;
   for (auto c : L.correlations)
     pol.correlations.push_back(correlationName(c));

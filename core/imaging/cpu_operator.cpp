@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
-#include <mutex>
 #include <sstream>
 #include <thread>
 
@@ -16,26 +15,13 @@
 #include "core/imaging/grid_tiles.h"
 #include "core/imaging/gridding_correction.h"
 #include "core/imaging/imaging_operator.h"
+#include "core/imaging/tile_colouring.h"
 #include "core/imaging/w_stacking.h"
 #include "core/util/input_error.h"
 
 namespace apertura::imaging {
 
 namespace {
-
-// Smallest even size >= n with no prime factor above 7 (fast FFTW sizes).
-int goodFftSize(int n) {
-  for (int m = std::max(n, 16);; ++m) {
-    if (m % 2)
-      continue;
-    int r = m;
-    for (int p : {2, 3, 5, 7})
-      while (r % p == 0)
-        r /= p;
-    if (r == 1)
-      return m;
-  }
-}
 
 template <typename T>
 class CpuOperator final : public ImagingOperator<T> {
@@ -112,7 +98,7 @@ class CpuOperator final : public ImagingOperator<T> {
         imageToGrid(image, plane);
         fftGrid(true);
         for (std::size_t b = 0; b < vis.size(); ++b)
-          processTiles(b, plane, nullptr, nullptr, vis[b]);
+          degridTiles(b, plane, vis[b]);
       }
     });
   }
@@ -127,7 +113,7 @@ class CpuOperator final : public ImagingOperator<T> {
       for (int plane = 0; plane < wstack_.planes; ++plane) {
         zeroGrid();
         for (std::size_t b = 0; b < vis.size(); ++b)
-          processTiles(b, plane, vis[b], weights[b], nullptr);
+          gridTiles(b, plane, vis[b], weights[b]);
         fftGrid(false);
         gridToImage(image, plane);
       }
@@ -223,59 +209,99 @@ class CpuOperator final : public ImagingOperator<T> {
     }
   }
 
-  // Grids (vis_in set) or degrids (vis_out set) block b's samples whose w group touches `plane`.
-  void processTiles(std::size_t b, int plane, const Complex* vis_in, const float* weights,
-                    Complex* vis_out) {
+  // Degrids block b's samples whose w group touches `plane`: every sample is read by one task and
+  // the grid is only read, so tiles run in any order.
+  void degridTiles(std::size_t b, int plane, Complex* vis_out) {
     const TilePlan& plan = plans_[b];
-    const int W = kernel_.support, ts = plan.tile_size, span = ts + W - 1;
-    const int stride = (span + 7) / 8 * 8;
+    const int span = plan.tile_size + kernel_.support - 1;
     const std::size_t tiles = plan.numTiles();
-    const int g_lo = wstack_.active ? std::max(0, plane - W + 1) : 0;
+    const int g_lo = wstack_.active ? std::max(0, plane - kernel_.support + 1) : 0;
     const int g_hi = wstack_.active ? std::min(plan.groups - 1, plane) : 0;
-    if (!band_locks_ || band_count_ != plan.tiles_v) {
-      band_count_ = plan.tiles_v;
-      band_locks_ = std::make_unique<std::mutex[]>(band_count_);
-    }
     tbb::enumerable_thread_specific<std::vector<T>> buffers;
     const std::size_t first = std::size_t(g_lo) * tiles, last = std::size_t(g_hi + 1) * tiles;
     tbb::parallel_for(tbb::blocked_range<std::size_t>(first, last, 4), [&](const auto& range) {
       std::vector<T>& buf = buffers.local();
-      buf.resize(2 * std::size_t(stride) * span);
       for (std::size_t key = range.begin(); key != range.end(); ++key) {
         const std::uint32_t* begin = plan.order.data() + plan.start[key];
         const std::uint32_t* end = plan.order.data() + plan.start[key + 1];
         if (begin == end)
           continue;
-        const std::size_t k = key % tiles;
-        TileContext<T> t;
-        t.scales = &scales_[b];
-        t.poly = &poly_;
-        t.grid_u = nu_;
-        t.grid_v = nv_;
-        t.u0 = int(k % plan.tiles_u) * ts;
-        t.v0 = int(k / plan.tiles_u) * ts;
-        t.stride = stride;
+        TileContext<T> t = tileContext(b, plane, key % tiles, buf);
         if (!plan.positions.empty())
           t.positions = plan.positions.data() + plan.start[key];
-        t.re = buf.data();
-        t.im = buf.data() + std::size_t(stride) * span;
-        if (wstack_.active) {
-          t.w_poly = &w_poly_;
-          t.plane = plane;
-          t.w0 = wstack_.w0;
-          t.dw = wstack_.dw;
-          t.x0 = wstack_.x0;
-        }
-        if (vis_out) {
-          loadTile(t, span);
-          degridTile(t, begin, end, vis_out);
-        } else {
-          std::fill(buf.begin(), buf.end(), T(0));
-          gridTile(t, begin, end, vis_in, weights);
-          storeTile(t, span, int(k / plan.tiles_u));
-        }
+        loadTile(t, span);
+        degridTile(t, begin, end, vis_out);
       }
     });
+  }
+
+  // Grids block b's samples whose w group touches `plane`. Neighbouring tiles' buffers overlap by
+  // the kernel halo, so tiles are stored colour by colour (tiles of one colour never share a
+  // cell): no locks, and every grid cell sums its contributions in the same order whatever the
+  // thread count or scheduling, which makes runs bitwise reproducible.
+  void gridTiles(std::size_t b, int plane, const Complex* vis_in, const float* weights) {
+    const TilePlan& plan = plans_[b];
+    const int span = plan.tile_size + kernel_.support - 1;
+    const std::size_t tiles = plan.numTiles();
+    const int g_lo = wstack_.active ? std::max(0, plane - kernel_.support + 1) : 0;
+    const int g_hi = wstack_.active ? std::min(plan.groups - 1, plane) : 0;
+    const TileColouring& colouring = colouringFor(plan);
+    tbb::enumerable_thread_specific<std::vector<T>> buffers;
+    for (const std::vector<std::uint32_t>& colour : colouring.tiles) {
+      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, colour.size(), 1), [&](const auto& r) {
+        std::vector<T>& buf = buffers.local();
+        for (std::size_t i = r.begin(); i != r.end(); ++i) {
+          const std::size_t k = colour[i];
+          bool any = false;
+          for (int g = g_lo; g <= g_hi && !any; ++g)
+            any = plan.start[g * tiles + k] != plan.start[g * tiles + k + 1];
+          if (!any)
+            continue;
+          TileContext<T> t = tileContext(b, plane, k, buf);
+          std::fill(buf.begin(), buf.end(), T(0));
+          for (int g = g_lo; g <= g_hi; ++g) {
+            const std::size_t key = std::size_t(g) * tiles + k;
+            t.positions =
+                plan.positions.empty() ? nullptr : plan.positions.data() + plan.start[key];
+            gridTile(t, plan.order.data() + plan.start[key],
+                     plan.order.data() + plan.start[key + 1], vis_in, weights);
+          }
+          storeTile(t, span);
+        }
+      });
+    }
+  }
+
+  TileContext<T> tileContext(std::size_t b, int plane, std::size_t k, std::vector<T>& buf) const {
+    const TilePlan& plan = plans_[b];
+    const int ts = plan.tile_size, span = ts + kernel_.support - 1;
+    const int stride = (span + 7) / 8 * 8;
+    buf.resize(2 * std::size_t(stride) * span);
+    TileContext<T> t;
+    t.scales = &scales_[b];
+    t.poly = &poly_;
+    t.grid_u = nu_;
+    t.grid_v = nv_;
+    t.u0 = int(k % plan.tiles_u) * ts;
+    t.v0 = int(k / plan.tiles_u) * ts;
+    t.stride = stride;
+    t.re = buf.data();
+    t.im = buf.data() + std::size_t(stride) * span;
+    if (wstack_.active) {
+      t.w_poly = &w_poly_;
+      t.plane = plane;
+      t.w0 = wstack_.w0;
+      t.dw = wstack_.dw;
+      t.x0 = wstack_.x0;
+    }
+    return t;
+  }
+
+  const TileColouring& colouringFor(const TilePlan& plan) {
+    if (colouring_.tiles_u != plan.tiles_u || colouring_.tiles_v != plan.tiles_v)
+      colouring_ = colourTiles(plan.tiles_u, plan.tiles_v, plan.tile_size,
+                               plan.tile_size + kernel_.support - 1, nu_, nv_);
+    return colouring_;
   }
 
   void loadTile(const TileContext<T>& t, int span) {
@@ -293,16 +319,8 @@ class CpuOperator final : public ImagingOperator<T> {
     }
   }
 
-  // Adds the tile buffer to the grid. It covers rows of at most two tile bands (this one and the
-  // next, cyclically); their locks are taken in ascending order so tasks cannot deadlock.
-  void storeTile(const TileContext<T>& t, int span, int band) {
-    const int next = ((t.v0 + span - 1) % nv_) / 32;
-    std::mutex* first = &band_locks_[std::min(band, next)];
-    std::mutex* second = &band_locks_[std::max(band, next)];
-    std::lock_guard<std::mutex> l1(*first);
-    std::unique_lock<std::mutex> l2(*second, std::defer_lock);
-    if (second != first)
-      l2.lock();
+  // Adds the tile buffer to the grid; the colouring guarantees no other task writes these cells.
+  void storeTile(const TileContext<T>& t, int span) {
     for (int a = 0; a < span; ++a) {
       Complex* row = grid_.data() + std::size_t((t.v0 + a) % nv_) * nu_;
       const T* re = t.re + std::size_t(a) * t.stride;
@@ -327,8 +345,7 @@ class CpuOperator final : public ImagingOperator<T> {
   std::vector<BlockScales> scales_;
   std::vector<TilePlan> plans_;
   WStackLayout wstack_;
-  std::unique_ptr<std::mutex[]> band_locks_;
-  int band_count_ = 0;
+  TileColouring colouring_;
 };
 
 }  // namespace

@@ -2,12 +2,26 @@
 
 #include <fftw3.h>
 
+#include <algorithm>
 #include <map>
 #include <mutex>
 #include <stdexcept>
 #include <tuple>
 
 namespace apertura::imaging {
+
+int goodFftSize(int n) {
+  for (int m = std::max(n, 16);; ++m) {
+    if (m % 2)
+      continue;
+    int r = m;
+    for (int p : {2, 3, 5, 7})
+      while (r % p == 0)
+        r /= p;
+    if (r == 1)
+      return m;
+  }
+}
 
 namespace {
 

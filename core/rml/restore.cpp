@@ -1,5 +1,6 @@
 #include "core/rml/restore.h"
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <stdexcept>
@@ -39,16 +40,23 @@ std::vector<double> convolveWithCleanBeam(const std::vector<double>& model,
     throw std::invalid_argument("convolveWithCleanBeam: model size differs from the geometry");
   if (!(beam.bmaj > 0.0) || !(beam.bmin > 0.0))
     throw std::invalid_argument("convolveWithCleanBeam: beam axes must be positive");
-  const int px = 2 * nx;
-  const int py = 2 * ny;
+  // Linear convolution needs padding by the kernel's reach only: beyond 3.2 major-axis FWHM the
+  // clean beam is below 1e-12 of its peak, so a padded size of n + reach (not 2n) keeps every
+  // wrapped-around term at zero and the buffers a fraction of 2n x 2n for large images.
+  const double fwhm_pixels =
+      beam.bmaj / std::min(std::fabs(geometry.cell_l), std::fabs(geometry.cell_m));
+  const int reach_x = std::min(nx, int(std::ceil(3.2 * fwhm_pixels)) + 1);
+  const int reach_y = std::min(ny, int(std::ceil(3.2 * fwhm_pixels)) + 1);
+  const int px = imaging::goodFftSize(nx + reach_x);
+  const int py = imaging::goodFftSize(ny + reach_y);
   std::vector<std::complex<double>> image(std::size_t(px) * py), kernel(image.size());
   for (int y = 0; y < ny; ++y) {
     for (int x = 0; x < nx; ++x)
       image[std::size_t(y) * px + x] = model[std::size_t(y) * nx + x];
   }
-  // Kernel offsets -n..n-1 stored circularly: offset d sits at index (d + p) % p.
-  for (int dy = -ny; dy < ny; ++dy) {
-    for (int dx = -nx; dx < nx; ++dx) {
+  // Kernel offsets -reach..reach stored circularly: offset d sits at index (d + p) % p.
+  for (int dy = -reach_y; dy <= reach_y; ++dy) {
+    for (int dx = -reach_x; dx <= reach_x; ++dx) {
       kernel[std::size_t((dy + py) % py) * px + (dx + px) % px] =
           cleanBeamValue(beam, geometry, dx, dy);
     }

@@ -13,7 +13,7 @@ double cleanBeamValue(const imaging::CleanBeam& beam, const imaging::ImageGeomet
                       double dx_pixels, double dy_pixels);
 
 // model (Jy/pixel) convolved with the clean beam, in Jy/beam: a linear convolution by FFT on a
-// grid zero-padded to 2nx x 2ny (no wrap-around).
+// grid zero-padded by the beam's reach (no wrap-around).
 std::vector<double> convolveWithCleanBeam(const std::vector<double>& model,
                                           const imaging::ImageGeometry& geometry,
                                           const imaging::CleanBeam& beam);

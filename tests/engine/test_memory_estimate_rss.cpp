@@ -1,0 +1,143 @@
+// The memory estimate against what a run really uses: each case runs the whole imaging pipeline
+// in a child process (peak RSS is per process and never goes down) and compares the growth of
+// its peak RSS over the run with estimateMemory(). The requirement: within 25%.
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cstdio>
+#include <cstring>
+
+#include "core/engine/engine.h"
+#include "core/engine/memory_estimate.h"
+#include "core/engine/process_resources.h"
+#include "core/pipeline/imaging_pipeline.h"
+#include "core/sim/array_layout.h"
+#include "core/sim/simulator.h"
+
+using namespace apertura;
+
+namespace {
+
+struct Case {
+  const char* name;
+  int size;
+  const char* precision;
+  const char* method;
+  int history;
+  int iterations;  // L-BFGS: enough to fill its history
+};
+
+const Case kCases[] = {
+    {"lbfgs-1024-float-m10", 1024, "float", "lbfgs", 10, 12},
+    {"lbfgs-1024-float-m3", 1024, "float", "lbfgs", 3, 5},
+    {"cg-1536-double", 1536, "double", "cg-pr", 10, 1},
+    {"fista-1024-float", 1024, "float", "fista", 10, 2},
+};
+
+project::ProjectSettings settingsFor(const Case& c, const std::string& ms,
+                                     const std::string& prefix) {
+  project::ProjectSettings s = project::defaultProject();
+  s.data.path = ms;
+  s.imaging.nx = s.imaging.ny = c.size;
+  s.imaging.cell_arcsec = 0.05;
+  s.imaging.precision = c.precision;
+  s.imaging.threads = 2;
+  s.optimizer.method = c.method;
+  s.optimizer.history = c.history;
+  s.optimizer.max_iterations = c.iterations;
+  s.optimizer.relative_tolerance = 0.0;
+  s.optimizer.snapshot_every = 1;
+  s.output.prefix = prefix;
+  return s;
+}
+
+// Child mode: run one case, print "growth estimate" in bytes.
+int measure(const char* name, const char* ms, const char* prefix) {
+  for (const Case& c : kCases) {
+    if (std::strcmp(c.name, name) != 0)
+      continue;
+    const project::ProjectSettings s = settingsFor(c, ms, prefix);
+    const std::uint64_t before = engine::currentRssBytes();
+    auto products = std::make_shared<pipeline::ImagingProducts>();
+    std::uint64_t samples = 0, rows = 0;
+    {
+      engine::Engine engine;
+      engine.start(s, pipeline::makeImagingPipeline(products),
+                   std::make_shared<engine::RunObserver>());
+      const engine::RunOutcome out = engine.wait();
+      if (out.state != engine::RunState::Finished) {
+        std::fprintf(stderr, "run failed: %s\n", out.message.c_str());
+        return 2;
+      }
+      samples = products->samples;
+      rows = products->rows;
+    }
+    const std::uint64_t peak = engine::peakRssBytes();
+    const engine::MemoryEstimate e = engine::estimateMemory(
+        s, engine::DataVolume{rows, samples, int(std::max<std::uint64_t>(1, samples / rows))},
+        engine::physicalMemoryBytes());
+    std::printf("%llu %llu\n", static_cast<unsigned long long>(peak - before),
+                static_cast<unsigned long long>(e.totalBytes()));
+    std::fprintf(stderr, "%s: %s\n", name, e.describe().c_str());
+    return 0;
+  }
+  return 3;
+}
+
+}  // namespace
+
+class TestMemoryEstimateRss : public QObject {
+  Q_OBJECT
+ private slots:
+  void initTestCase() {
+    QVERIFY(dir_.isValid());
+    ms_ = dir_.path() + "/sim.ms";
+    sim::SkyModel sky;
+    sky.reference_frequency_hz = 230e9;
+    sky.points.push_back({1.0, 0.0, 0.0, 0.0});
+    sim::ObservationSpec spec;
+    spec.duration_h = 1.0;
+    spec.integration_s = 30.0;
+    spec.spectral_windows = {sim::SpectralWindowSpec{230e9, 100e6, 4}};
+    spec.sigma_jy = 0.05;
+    sim::simulateMeasurementSet(sky, sim::almaCompactLayout(), spec, ms_.toStdString(), false);
+  }
+
+  void estimateWithin25PercentOfPeakRss_data() {
+    QTest::addColumn<QString>("name");
+    for (const Case& c : kCases)
+      QTest::newRow(c.name) << QString(c.name);
+  }
+  void estimateWithin25PercentOfPeakRss() {
+    QFETCH(QString, name);
+    QProcess child;
+    child.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+    child.start(QCoreApplication::applicationFilePath(),
+                {"--measure", name, ms_, dir_.path() + "/" + name});
+    QVERIFY(child.waitForFinished(300000));
+    QCOMPARE(child.exitCode(), 0);
+    const QStringList fields = QString::fromLatin1(child.readAllStandardOutput()).split(' ');
+    QCOMPARE(fields.size(), 2);
+    const double measured = fields[0].toDouble(), estimated = fields[1].toDouble();
+    qInfo("%s: peak RSS grew by %.1f MiB, estimate %.1f MiB (ratio %.2f)", qPrintable(name),
+          measured / 1048576.0, estimated / 1048576.0, estimated / measured);
+    QVERIFY2(std::fabs(estimated - measured) <= 0.25 * measured,
+             qPrintable(QString("estimate %1 MiB vs measured %2 MiB")
+                            .arg(estimated / 1048576.0)
+                            .arg(measured / 1048576.0)));
+  }
+
+ private:
+  QTemporaryDir dir_;
+  QString ms_;
+};
+
+int main(int argc, char** argv) {
+  if (argc == 5 && std::strcmp(argv[1], "--measure") == 0)
+    return measure(argv[2], argv[3], argv[4]);
+  QCoreApplication app(argc, argv);
+  TestMemoryEstimateRss t;
+  return QTest::qExec(&t, argc, argv);
+}
+#include "test_memory_estimate_rss.moc"

@@ -73,9 +73,15 @@ struct DensityGrid {
   int nu = 0, nv = 0;
   double du = 1, dv = 1;
   std::vector<double> d;
+  // A sample and its conjugate (-u, -v) are one measurement, so both fold onto the upper half
+  // plane and share a cell. Cells span [k du, (k + 1) du), the convention of WSClean's weighting
+  // grid: with the same weighting field of view, uniform and Briggs weights match WSClean's.
   std::size_t cell(double u, double v) const {
-    // std::round is symmetric, so (-u, -v) lands in the mirror cell of (u, v).
-    long iu = std::lround(u / du) % nu, iv = std::lround(v / dv) % nv;
+    if (v < 0.0 || (v == 0.0 && u < 0.0)) {
+      u = -u;
+      v = -v;
+    }
+    long iu = long(std::floor(u / du)) % nu, iv = long(std::floor(v / dv)) % nv;
     if (iu < 0)
       iu += nu;
     if (iv < 0)
@@ -124,7 +130,6 @@ std::vector<std::vector<float>> imagingWeights(const std::vector<UvwBlock>& bloc
     forEachSample(blocks, [&](std::size_t b, std::size_t k, double u, double v) {
       const double w = dataWeight(b, k);
       grid.d[grid.cell(u, v)] += w;
-      grid.d[grid.cell(-u, -v)] += w;
     });
     if (s.scheme == WeightingScheme::Briggs) {
       double sum_d2 = 0.0, sum_d = 0.0;

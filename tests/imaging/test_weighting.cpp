@@ -1,6 +1,7 @@
 // Imaging weights against a brute-force computation written independently of the gridded pass:
 // for each sample, the density is the summed data weight of every sample (and every mirrored
-// sample) whose (u, v) rounds to the same weight cell.
+// sample) in the same weight cell, cells spanning [k du, (k + 1) du) after folding (u, v) onto the
+// upper half plane (as WSClean does).
 #include <QtTest>
 
 #include <cmath>
@@ -69,21 +70,28 @@ Flat flatten(const Data& d) {
   return f;
 }
 
-// Density at sample k: all samples j with round(u_j/du) == round(u_k/du) (mod grid), plus mirrored.
+// Density at sample k: all samples j with floor(u_j/du) == floor(u_k/du) (mod grid) once both are
+// folded onto v >= 0, so a sample and its mirror image share a cell.
 std::vector<double> bruteDensity(const Flat& f, const ImageGeometry& g, double factor) {
   const int nu = int(std::ceil(g.nx / factor)), nv = int(std::ceil(g.ny / factor));
   const double du = factor / (g.nx * std::abs(g.cell_l)), dv = factor / (g.ny * std::abs(g.cell_m));
+  auto fold = [](double& u, double& v) {
+    if (v < 0.0 || (v == 0.0 && u < 0.0)) {
+      u = -u;
+      v = -v;
+    }
+  };
   auto same = [&](double u1, double v1, double u2, double v2) {
-    const long a = std::lround(u1 / du) - std::lround(u2 / du);
-    const long b = std::lround(v1 / dv) - std::lround(v2 / dv);
+    fold(u1, v1);
+    fold(u2, v2);
+    const long a = long(std::floor(u1 / du)) - long(std::floor(u2 / du));
+    const long b = long(std::floor(v1 / dv)) - long(std::floor(v2 / dv));
     return a % nu == 0 && b % nv == 0;
   };
   std::vector<double> dens(f.u.size(), 0.0);
   for (std::size_t k = 0; k < f.u.size(); ++k)
     for (std::size_t j = 0; j < f.u.size(); ++j) {
       if (same(f.u[j], f.v[j], f.u[k], f.v[k]))
-        dens[k] += f.w[j];
-      if (same(-f.u[j], -f.v[j], f.u[k], f.v[k]))
         dens[k] += f.w[j];
     }
   return dens;
@@ -147,8 +155,8 @@ class TestWeighting : public QObject {
         flatWeights(imagingWeights(d.views(), d.weightPtrs(), d.g,
                                    WeightingSettings::parse("briggs:" + std::to_string(robust))));
     const auto dens = bruteDensity(f, d.g, 1.0);
-    // sum over cells of D^2 / sum over cells of D == sum_k w_k D_k / sum_k w_k (each sample and its
-    // mirror contribute w_k to cells whose density is D_k).
+    // sum over cells of D^2 / sum over cells of D == sum_k w_k D_k / sum_k w_k (each sample
+    // contributes w_k to the cell whose density is D_k).
     double num = 0, den = 0;
     for (std::size_t k = 0; k < f.w.size(); ++k) {
       num += f.w[k] * dens[k];

@@ -386,4 +386,29 @@ std::vector<SpectralWindowInfo> UvfitsLayout::spectralWindows() const {
   return out;
 }
 
+std::vector<FieldInfo> UvfitsLayout::fields(int count) const {
+  std::vector<FieldInfo> out;
+  if (!sources.empty()) {
+    for (std::size_t i = 0; i < sources.size(); ++i) {
+      const Source& src = sources[i];
+      out.push_back({static_cast<int>(i), src.name, src.ra_rad, src.dec_rad, src.frame});
+    }
+    return out;
+  }
+  for (int f = 0; f < std::max(1, count); ++f)
+    out.push_back({f, object, ra_rad, dec_rad, frame});
+  return out;
+}
+
+int UvfitsLayout::fieldIndex(int source_id) const {
+  if (sources.empty())
+    return source_id - 1;
+  for (std::size_t i = 0; i < sources.size(); ++i) {
+    if (sources[i].id == source_id)
+      return static_cast<int>(i);
+  }
+  throw InputError(path, "a group's SOURCE parameter is " + std::to_string(source_id) +
+                             ", which the AIPS SU table does not list (ID. NO. column)");
+}
+
 }  // namespace apertura

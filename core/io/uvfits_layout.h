@@ -46,12 +46,27 @@ struct UvfitsLayout {
   std::vector<double> dish_diameters_m;
   std::vector<std::string> antenna_names;  // AN table ANNAME, by row (empty without one)
 
+  // AIPS SU table of a multi-source file: the groups' SOURCE parameter is a source's ID. NO.
+  struct Source {
+    int id = 0;  // ID. NO.
+    std::string name;
+    double ra_rad = 0, dec_rad = 0;  // RAEPO, DECEPO (mean position at the table's EPOCH)
+    std::string frame;               // from EPOCH: J2000, B1950, or "" when other
+  };
+  std::vector<Source> sources;  // in table order; empty for single-source files
+
   std::vector<std::string> warnings;
 
   // Channel frequencies of IF `if_index` (0-based): CRVAL + (c + 1 - CRPIX) CDELT + IF FREQ.
   std::vector<double> channelFrequencies(std::size_t if_index) const;
   // One spectral window per IF, as the summary and the reader's SourceInfo report them.
   std::vector<SpectralWindowInfo> spectralWindows() const;
+  // Fields as the summary and the reader report them: one per SU row (in table order) or, without
+  // an SU table, `count` fields at the header's position (SOURCE 1..count).
+  std::vector<FieldInfo> fields(int count = 1) const;
+  // The field index of a group's SOURCE parameter; throws InputError for an ID the SU table does
+  // not list.
+  int fieldIndex(int source_id) const;
   // Element offset of (complex k, stokes p, channel c, IF i) within a group.
   std::size_t offset(std::size_t k, std::size_t p, std::size_t c, std::size_t i) const;
 };

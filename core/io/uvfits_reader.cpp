@@ -75,9 +75,10 @@ class UvfitsReader final : public VisibilitySource {
     for (long long g = 0; g < layout_.gcount; ++g) {
       readParams(g, raw);
       const GroupParams p = decodeGroupParams(layout_, raw.data(), g);
-      if (p.antenna1 == p.antenna2 || !sel.wantsField(p.source - 1))
+      const int field = layout_.fieldIndex(p.source);
+      if (p.antenna1 == p.antenna2 || !sel.wantsField(field))
         continue;
-      by_field[p.source - 1].push_back(g);
+      by_field[field].push_back(g);
     }
     for (std::size_t i = 0; i < layout_.nif; ++i) {
       if (sel.wantsSpectralWindow(static_cast<int>(i)))
@@ -118,10 +119,7 @@ class UvfitsReader final : public VisibilitySource {
     info_.telescope = layout_.telescope;
     info_.weight_column = layout_.ncomplex == 3 ? "COMPLEX axis weight" : "unit";
     info_.product = sel.product;
-    const int nfields = by_field.rbegin()->first + 1;
-    for (int f = 0; f < nfields; ++f) {
-      info_.fields.push_back({f, layout_.object, layout_.ra_rad, layout_.dec_rad, layout_.frame});
-    }
+    info_.fields = layout_.fields(by_field.rbegin()->first + 1);
     info_.spectral_windows = layout_.spectralWindows();
   }
 

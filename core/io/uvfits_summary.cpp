@@ -20,7 +20,7 @@ void describeLayout(const UvfitsLayout& L, DatasetSummary& s) {
   s.antenna_names = L.antenna_names;
   for (const auto& p : L.params)
     s.columns.push_back(p.type);
-  s.fields.push_back({0, L.object, L.ra_rad, L.dec_rad, L.frame});
+  s.fields = L.fields();
   s.spectral_windows = L.spectralWindows();
   PolarizationInfo pol;
   for (auto c : L.correlations)

@@ -39,6 +39,9 @@ bool readRow1(UvfitsHandle& f, const char* name, std::size_t n, std::vector<doub
   return true;
 }
 
+// A string column, per row, trailing blanks dropped; empty when absent or unreadable.
+std::vector<std::string> readStrings(UvfitsHandle& f, const char* name, LONGLONG rows);
+
 void readFq(UvfitsHandle& f, UvfitsLayout& L, bool& found) {
   std::vector<double> offsets, widths, totals;
   if (!readRow1(f, "IF FREQ", L.nif, offsets)) {
@@ -61,11 +64,98 @@ void readFq(UvfitsHandle& f, UvfitsLayout& L, bool& found) {
   }
 }
 
-// ANNAME, one per row (trailing blanks dropped); nothing when the column is absent or unreadable.
-std::vector<std::string> readAntennaNames(UvfitsHandle& f, LONGLONG rows) {
+void readAn(UvfitsHandle& f, UvfitsLayout& L) {
+  LONGLONG rows = 0;
+  int status = 0;
+  fits_get_num_rowsll(f.get(), &rows, &status);
+  if (status) {
+    fits_clear_errmsg();
+    return;
+  }
+  L.antennas_listed += static_cast<int>(rows);
+  char arrnam[FLEN_VALUE] = {0};
+  if (L.telescope.empty() && !fits_read_key(f.get(), TSTRING, "ARRNAM", arrnam, nullptr, &status)) {
+    L.telescope = arrnam;
+  }
+  fits_clear_errmsg();
+  status = 0;
+  L.antenna_names = readStrings(f, "ANNAME", rows);
+  int col = 0;
+  char templ[] = "DIAMETER";
+  if (fits_get_colnum(f.get(), CASEINSEN, templ, &col, &status)) {
+    fits_clear_errmsg();
+    return;
+  }
+  std::vector<double> d(static_cast<std::size_t>(rows), 0.0);
+  int anynul = 0;
+  if (fits_read_col(f.get(), TDOUBLE, col, 1, 1, rows, nullptr, d.data(), &anynul, &status)) {
+    fits_clear_errmsg();
+    return;
+  }
+  L.dish_diameters_m.insert(L.dish_diameters_m.end(), d.begin(), d.end());
+}
+
+// A numeric column, per row; false when absent or unreadable.
+bool readColumn(UvfitsHandle& f, const char* name, LONGLONG rows, std::vector<double>& out) {
+  int status = 0, col = 0;
+  char templ[FLEN_VALUE];
+  std::snprintf(templ, sizeof templ, "%s", name);
+  if (fits_get_colnum(f.get(), CASEINSEN, templ, &col, &status)) {
+    fits_clear_errmsg();
+    return false;
+  }
+  out.assign(static_cast<std::size_t>(rows), 0.0);
+  int anynul = 0;
+  if (rows > 0 &&
+      fits_read_col(f.get(), TDOUBLE, col, 1, 1, rows, nullptr, out.data(), &anynul, &status)) {
+    fits_clear_errmsg();
+    return false;
+  }
+  return true;
+}
+
+// The AIPS SU table (AIPS Memo 117): ID. NO., SOURCE, RAEPO/DECEPO in degrees, EPOCH in years.
+// Without usable IDs or positions the table cannot place the fields: that is an error, since
+// imaging every source at the header's position would give silently wrong coordinates.
+void readSu(UvfitsHandle& f, UvfitsLayout& L) {
+  LONGLONG rows = 0;
+  int status = 0;
+  fits_get_num_rowsll(f.get(), &rows, &status);
+  f.check(status, "cannot read the AIPS SU table");
+  std::vector<double> ids, ra, dec, epoch;
+  const char* missing = !readColumn(f, "ID. NO.", rows, ids)  ? "ID. NO."
+                        : !readColumn(f, "RAEPO", rows, ra)   ? "RAEPO"
+                        : !readColumn(f, "DECEPO", rows, dec) ? "DECEPO"
+                                                              : nullptr;
+  if (missing) {
+    throw InputError(L.path, std::string("AIPS SU table has no readable ") + missing +
+                                 " column (source IDs and positions are needed)");
+  }
+  const bool have_epoch = readColumn(f, "EPOCH", rows, epoch);
+  std::vector<std::string> names = readStrings(f, "SOURCE", rows);
+  for (std::size_t i = 0; i < static_cast<std::size_t>(rows); ++i) {
+    UvfitsLayout::Source src;
+    src.id = static_cast<int>(std::lround(ids[i]));
+    src.name = i < names.size() ? names[i] : "SOURCE " + std::to_string(src.id);
+    if (!std::isfinite(ra[i]) || !std::isfinite(dec[i]) || std::fabs(dec[i]) > 90.0) {
+      throw InputError(L.path, "AIPS SU table row " + std::to_string(i + 1) +
+                                   " has no valid RAEPO/DECEPO (degrees expected)");
+    }
+    src.ra_rad = ra[i] * M_PI / 180.0;
+    src.dec_rad = dec[i] * M_PI / 180.0;
+    if (have_epoch)
+      src.frame = epoch[i] == 2000.0 ? "J2000" : epoch[i] == 1950.0 ? "B1950" : "";
+    else
+      src.frame = L.frame;
+    L.sources.push_back(src);
+  }
+}
+
+std::vector<std::string> readStrings(UvfitsHandle& f, const char* name, LONGLONG rows) {
   int status = 0, col = 0, typecode = 0;
   long repeat = 0, width = 0;
-  char templ[] = "ANNAME";
+  char templ[FLEN_VALUE];
+  std::snprintf(templ, sizeof templ, "%s", name);
   if (fits_get_colnum(f.get(), CASEINSEN, templ, &col, &status) ||
       fits_get_coltype(f.get(), col, &typecode, &repeat, &width, &status) || typecode != TSTRING) {
     fits_clear_errmsg();
@@ -84,44 +174,13 @@ std::vector<std::string> readAntennaNames(UvfitsHandle& f, LONGLONG rows) {
     fits_clear_errmsg();
     return {};
   }
-  std::vector<std::string> names;
+  std::vector<std::string> out;
   for (char* p : ptrs) {
-    std::string name(p);
-    name.erase(name.find_last_not_of(' ') + 1);
-    names.push_back(name);
+    std::string v(p);
+    v.erase(v.find_last_not_of(' ') + 1);
+    out.push_back(v);
   }
-  return names;
-}
-
-void readAn(UvfitsHandle& f, UvfitsLayout& L) {
-  LONGLONG rows = 0;
-  int status = 0;
-  fits_get_num_rowsll(f.get(), &rows, &status);
-  if (status) {
-    fits_clear_errmsg();
-    return;
-  }
-  L.antennas_listed += static_cast<int>(rows);
-  char arrnam[FLEN_VALUE] = {0};
-  if (L.telescope.empty() && !fits_read_key(f.get(), TSTRING, "ARRNAM", arrnam, nullptr, &status)) {
-    L.telescope = arrnam;
-  }
-  fits_clear_errmsg();
-  status = 0;
-  L.antenna_names = readAntennaNames(f, rows);
-  int col = 0;
-  char templ[] = "DIAMETER";
-  if (fits_get_colnum(f.get(), CASEINSEN, templ, &col, &status)) {
-    fits_clear_errmsg();
-    return;
-  }
-  std::vector<double> d(static_cast<std::size_t>(rows), 0.0);
-  int anynul = 0;
-  if (fits_read_col(f.get(), TDOUBLE, col, 1, 1, rows, nullptr, d.data(), &anynul, &status)) {
-    fits_clear_errmsg();
-    return;
-  }
-  L.dish_diameters_m.insert(L.dish_diameters_m.end(), d.begin(), d.end());
+  return out;
 }
 
 }  // namespace
@@ -129,7 +188,7 @@ void readAn(UvfitsHandle& f, UvfitsLayout& L) {
 void readAipsTables(UvfitsHandle& f, UvfitsLayout& L) {
   int status = 0, nhdu = 0, type = 0;
   fits_get_num_hdus(f.get(), &nhdu, &status);
-  bool fq_found = false, an_seen = false;
+  bool fq_found = false, an_seen = false, su_seen = false;
   for (int h = 2; status == 0 && h <= nhdu; ++h) {
     if (fits_movabs_hdu(f.get(), h, &type, &status)) {
       L.warnings.push_back(L.path + ": extension " + std::to_string(h - 1) +
@@ -146,6 +205,10 @@ void readAipsTables(UvfitsHandle& f, UvfitsLayout& L) {
     const std::string name(extname);
     if (name.rfind("AIPS FQ", 0) == 0 && !fq_found)
       readFq(f, L, fq_found);
+    if (name.rfind("AIPS SU", 0) == 0 && !su_seen) {
+      su_seen = true;
+      readSu(f, L);
+    }
     if (name.rfind("AIPS AN", 0) == 0 && !an_seen) {
       an_seen = true;
       readAn(f, L);

@@ -5,6 +5,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 #include <cmath>
+#include <set>
 
 #include "core/data/dataset_summary_json.h"
 #include "core/data/dataset_summary_text.h"
@@ -168,6 +169,54 @@ class TestUvfitsReader : public QObject {
     QCOMPARE(a.rows, b.rows);
     QCOMPARE(a.sum_wre, b.sum_wre);
     QCOMPARE(a.sum_uvw, b.sum_uvw);
+  }
+
+  // A multi-source file: fields come from the AIPS SU table (names, positions), in table order,
+  // and each group goes to the field whose ID. NO. its SOURCE parameter gives.
+  void multiSourceFields() {
+    F::Options opt;
+    opt.multi_source = true;
+    const std::string path2 = F::write(path("multi.uvfits"), opt);
+    const DatasetSummary s = summarizeDataset(path2);
+    QCOMPARE(s.fields.size(), std::size_t(2));
+    QCOMPARE(s.fields[0].name, std::string("SRC_B"));
+    QCOMPARE(s.fields[1].name, std::string("SRC_A"));
+    QVERIFY(close(s.fields[0].ra_rad, F::kSourceBRaDeg * M_PI / 180));
+    QVERIFY(close(s.fields[0].dec_rad, F::kSourceBDecDeg * M_PI / 180));
+    QVERIFY(close(s.fields[1].ra_rad, F::kSourceARaDeg * M_PI / 180));
+    QCOMPARE(s.fields[1].frame, std::string("J2000"));
+
+    ReadOptions o;
+    o.selection.field_ids = {1};  // SRC_A: SOURCE ID 3, groups 0-2 (group 2 is not an auto)
+    auto src = openUvfitsReader(path2, o);
+    QCOMPARE(src->info().fields.size(), std::size_t(2));
+    QCOMPARE(src->info().fields[1].name, std::string("SRC_A"));
+    const PassSums a = readPass(*src, true);
+    std::set<std::uint64_t> groups;
+    for (const auto& c : a.kept) {
+      QCOMPARE(c.field_id, 1);
+      groups.insert(c.source_rows.begin(), c.source_rows.end());
+    }
+    QCOMPARE(groups, (std::set<std::uint64_t>{0, 1, 2}));
+    o.selection.field_ids = {0};  // SRC_B: groups 3-5 minus the autocorrelation (group 3)
+    const PassSums b = readPass(*openUvfitsReader(path2, o), true);
+    groups.clear();
+    for (const auto& c : b.kept) {
+      QCOMPARE(c.field_id, 0);
+      groups.insert(c.source_rows.begin(), c.source_rows.end());
+    }
+    QCOMPARE(groups, (std::set<std::uint64_t>{4, 5}));
+
+    opt.unknown_source = true;
+    const std::string bad = F::write(path("unknown-source.uvfits"), opt);
+    try {
+      openUvfitsReader(bad, ReadOptions{});
+      QFAIL("a SOURCE ID missing from the SU table was accepted");
+    } catch (const InputError& e) {
+      QVERIFY2(QString(e.what()).contains("unknown-source.uvfits") &&
+                   QString(e.what()).contains("SOURCE parameter is 5"),
+               e.what());
+    }
   }
 
   void summary() {

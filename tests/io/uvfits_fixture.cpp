@@ -95,7 +95,36 @@ void writeAn(fitsfile* f) {
   check(status, "AIPS AN");
 }
 
+// Rows: ID 7 (B, J2000) then ID 3 (A, J2000), as AIPS writes them in no particular order.
+void writeSu(fitsfile* f) {
+  char* ttype[] = {const_cast<char*>("ID. NO."), const_cast<char*>("SOURCE"),
+                   const_cast<char*>("RAEPO"), const_cast<char*>("DECEPO"),
+                   const_cast<char*>("EPOCH")};
+  char* tform[] = {const_cast<char*>("1J"), const_cast<char*>("16A"), const_cast<char*>("1D"),
+                   const_cast<char*>("1D"), const_cast<char*>("1D")};
+  int status = 0;
+  fits_create_tbl(f, BINARY_TBL, 2, 5, ttype, tform, nullptr, "AIPS SU", &status);
+  int ids[2] = {7, 3};
+  char name_b[] = "SRC_B", name_a[] = "SRC_A";
+  char* names[2] = {name_b, name_a};
+  double ra[2] = {UvfitsFixture::kSourceBRaDeg, UvfitsFixture::kSourceARaDeg};
+  double dec[2] = {UvfitsFixture::kSourceBDecDeg, UvfitsFixture::kSourceADecDeg};
+  double epoch[2] = {2000.0, 2000.0};
+  fits_write_col(f, TINT, 1, 1, 1, 2, ids, &status);
+  fits_write_col(f, TSTRING, 2, 1, 1, 2, names, &status);
+  fits_write_col(f, TDOUBLE, 3, 1, 1, 2, ra, &status);
+  fits_write_col(f, TDOUBLE, 4, 1, 1, 2, dec, &status);
+  fits_write_col(f, TDOUBLE, 5, 1, 1, 2, epoch, &status);
+  check(status, "AIPS SU");
+}
+
 }  // namespace
+
+int UvfitsFixture::sourceId(int g, const Options& o) {
+  if (o.unknown_source && g == 5)
+    return 5;
+  return g < 3 ? 3 : 7;
+}
 
 int UvfitsFixture::antenna1(int g) {
   static const int a1[kGroups] = {1, 1, 2, 2, 1, 3};
@@ -150,7 +179,7 @@ std::string UvfitsFixture::write(const std::string& path, const Options& o) {
   check(status, "create");
   long naxes[6] = {3, kStokes, kChannels, kIfs, 1, 1};  // NAXIS2..NAXIS7; NAXIS1 = 0
   long all_axes[7] = {0, naxes[0], naxes[1], naxes[2], naxes[3], naxes[4], naxes[5]};
-  const int pcount = o.antenna_params ? 8 : 7;
+  const int pcount = (o.antenna_params ? 8 : 7) + (o.multi_source ? 1 : 0);
   fits_write_grphdr(f, 1, FLOAT_IMG, 7, all_axes, pcount, kGroups, 1, &status);
   check(status, "group header");
   key(f, "OBJECT", "TESTSRC");
@@ -175,6 +204,8 @@ std::string UvfitsFixture::write(const std::string& path, const Options& o) {
   param(f, next++, "DATE", 1, kJdStart);
   param(f, next++, "DATE", 1, 0);
   param(f, next++, "INTTIM", 1, 0);
+  if (o.multi_source)
+    param(f, next++, "SOURCE", 1, 0);
   for (int g = 0; g < kGroups; ++g) {
     std::vector<float> p;
     p.push_back(static_cast<float>(uMetres(g) / kSpeedOfLight / kUvScale));
@@ -192,6 +223,8 @@ std::string UvfitsFixture::write(const std::string& path, const Options& o) {
     p.push_back(0.0f);
     p.push_back(static_cast<float>(timeOffsetS(g) / 86400.0));
     p.push_back(10.0f);
+    if (o.multi_source)
+      p.push_back(static_cast<float>(sourceId(g, o)));
     fits_write_grppar_flt(f, g + 1, 1, pcount, p.data(), &status);
     std::vector<float> d;
     for (int i = 0; i < kIfs; ++i) {
@@ -211,6 +244,8 @@ std::string UvfitsFixture::write(const std::string& path, const Options& o) {
     writeFq(f);
   if (o.with_an)
     writeAn(f);
+  if (o.multi_source)
+    writeSu(f);
   fits_close_file(f, &status);
   check(status, "close");
   return path;

@@ -30,7 +30,14 @@ struct UvfitsFixture {
     bool with_fq = true;
     bool with_an = true;
     bool all_flagged = false;  // every weight negative
+    // A SOURCE parameter and an AIPS SU table: groups 0-2 observe ID 3 (kSourceA), groups 3-5
+    // ID 7 (kSourceB); the table lists ID 7 first. `unknown_source` makes group 5 ID 5.
+    bool multi_source = false;
+    bool unknown_source = false;
   };
+  static constexpr double kSourceARaDeg = 200.0, kSourceADecDeg = 45.5;
+  static constexpr double kSourceBRaDeg = 10.5, kSourceBDecDeg = -20.25;
+  static int sourceId(int g, const Options& o);
 
   static int antenna1(int g);  // 1-based, as in the file
   static int antenna2(int g, const Options& o);

@@ -2,12 +2,15 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <iostream>
+#include <map>
 #include <sstream>
 
 #include "core/imaging/dirty_mapper.h"
 #include "core/io/fits_image_io.h"
+#include "core/io/selection.h"
 #include "core/io/visibility_source_factory.h"
 #include "core/util/input_error.h"
 
@@ -20,6 +23,17 @@ const double kArcsec = M_PI / 180.0 / 3600.0;
 CLI::App* addDirtyCommand(CLI::App& app, DirtyOptions& o) {
   auto* cmd = app.add_subcommand("dirty", "Make a dirty image and PSF (FITS)");
   cmd->add_option("data", o.data, "Measurement Set or UVFITS file")->required();
+  cmd->add_option("--field", o.field,
+                  "FIELD_ID (UVFITS: source index) to image; default: the "
+                  "first field that has data");
+  cmd->add_option("--spw", o.spectral_windows, "Spectral windows / IFs (0-based), comma-separated")
+      ->delimiter(',');
+  cmd->add_option("--channels", o.channels, "Channel range START[:END] (inclusive, 0-based)");
+  cmd->add_option("--product", o.product, "I, Q, U, V, XX, YY, XY, YX, RR, LL, RL, LR");
+  cmd->add_option("--column", o.column, "auto | DATA | CORRECTED_DATA | MODEL_DATA");
+  cmd->add_flag("--single-hand", o.use_single_hand,
+                "Stokes I from one hand where the other is flagged (assumes no polarization)");
+  cmd->add_flag("--per-spw", o.per_spw, "Also image each spectral window on its own");
   cmd->add_option("--size", o.size, "Image size in pixels (even)")->check(CLI::Range(2, 65536));
   cmd->add_option("--cell", o.cell_arcsec, "Cell size in arcsec")->check(CLI::PositiveNumber);
   cmd->add_option("--weight", o.weighting, "natural | uniform | radial | briggs:R");
@@ -33,33 +47,55 @@ CLI::App* addDirtyCommand(CLI::App& app, DirtyOptions& o) {
   return cmd;
 }
 
-int runDirty(const DirtyOptions& o) {
-  if (o.size % 2)
-    throw InputError("--size", "the image size must be even");
-  ReadOptions read;
-  auto source = openVisibilitySource(o.data, read);
-  std::vector<VisibilityChunk> chunks;
-  VisibilityChunk chunk;
-  while (source->next(chunk))
-    chunks.push_back(chunk);
-  if (chunks.empty())
-    throw InputError(o.data, "no visibilities selected");
-  std::vector<const VisibilityChunk*> ptrs;
-  for (const auto& c : chunks)
-    ptrs.push_back(&c);
+namespace {
 
-  imaging::DirtyImageSettings s;
-  s.geometry = imaging::ImageGeometry::fromCell(o.size, o.size, o.cell_arcsec * kArcsec);
-  s.op.epsilon = o.epsilon;
-  s.op.oversampling = o.oversampling;
-  s.op.w_stacking = o.w_stacking;
-  s.op.threads = o.threads;
-  s.weighting = imaging::WeightingSettings::parse(o.weighting);
-  s.weighting.taper_fwhm_arcsec = o.taper_arcsec;
-  s.weighting.super_uniform = o.super_uniform;
-  const auto result = imaging::makeDirtyImage(ptrs, s);
+VisibilitySelection selectionOf(const DirtyOptions& o) {
+  VisibilitySelection sel;
+  if (o.field >= 0)
+    sel.field_ids = {o.field};
+  sel.spectral_windows = o.spectral_windows;
+  if (!o.channels.empty()) {
+    const auto colon = o.channels.find(':');
+    try {
+      std::size_t used = 0;
+      sel.channel_start = std::stoi(o.channels.substr(0, colon), &used);
+      if (used != colon && colon != std::string::npos)
+        throw std::invalid_argument("channels");
+      if (colon != std::string::npos) {
+        const int end = std::stoi(o.channels.substr(colon + 1));
+        if (end < sel.channel_start)
+          throw std::invalid_argument("channels");
+        sel.channel_count = end - sel.channel_start + 1;
+      }
+    } catch (const std::logic_error&) {
+      throw InputError("--channels",
+                       "expected START or START:END with END >= START, got '" + o.channels + "'");
+    }
+    if (sel.channel_start < 0)
+      throw InputError("--channels", "the first channel must be >= 0");
+  }
+  const auto product = parseProduct(o.product);
+  if (!product)
+    throw InputError("--product", "unknown product '" + o.product + "'");
+  sel.product = *product;
+  if (o.column == "DATA")
+    sel.data_column = DataColumn::kData;
+  else if (o.column == "CORRECTED_DATA")
+    sel.data_column = DataColumn::kCorrectedData;
+  else if (o.column == "MODEL_DATA")
+    sel.data_column = DataColumn::kModelData;
+  else if (o.column != "auto")
+    throw InputError("--column",
+                     "expected auto, DATA, CORRECTED_DATA or MODEL_DATA, got '" + o.column + "'");
+  sel.single_hand = o.use_single_hand ? SingleHandPolicy::kUseAvailable : SingleHandPolicy::kDrop;
+  return sel;
+}
 
-  const SourceInfo& info = source->info();
+// Writes PREFIX-dirty.fits and PREFIX-psf.fits of `chunks` and prints one summary line.
+void imageAndWrite(const std::vector<const VisibilityChunk*>& chunks,
+                   const imaging::DirtyImageSettings& s, const SourceInfo& info,
+                   const DirtyOptions& o, const std::string& prefix, const std::string& what) {
+  const auto result = imaging::makeDirtyImage(chunks, s);
   FitsImage img;
   img.nx = img.ny = o.size;
   img.cell_x_rad = s.geometry.cell_l;
@@ -67,7 +103,7 @@ int runDirty(const DirtyOptions& o) {
   img.ref_pixel_x = o.size / 2;
   img.ref_pixel_y = o.size / 2;
   for (const auto& f : info.fields)
-    if (f.id == chunks.front().field_id) {
+    if (f.id == chunks.front()->field_id) {
       img.ref_ra_rad = f.ra_rad;
       img.ref_dec_rad = f.dec_rad;
       img.object = f.name;
@@ -78,19 +114,75 @@ int runDirty(const DirtyOptions& o) {
   }
   img.telescope = info.telescope;
   img.beam = ImageBeam{result.beam.bmaj, result.beam.bmin, result.beam.bpa};
-  img.history = {"apertura-cli dirty " + o.data, "weighting: " + s.weighting.describe(),
+  img.history = {"apertura-cli dirty " + o.data,
+                 "image: " + what,
+                 "product: " + productName(info.product),
+                 "weighting: " + s.weighting.describe(),
                  "operator: " + result.operator_description,
                  "samples imaged: " + std::to_string(result.samples)};
   img.bunit = "JY/BEAM";
   img.pixels.assign(result.dirty.begin(), result.dirty.end());
-  writeFitsImage(o.output_prefix + "-dirty.fits", img);
+  writeFitsImage(prefix + "-dirty.fits", img);
   img.pixels.assign(result.psf.begin(), result.psf.end());
-  writeFitsImage(o.output_prefix + "-psf.fits", img);
-  std::cout << "dirty image: " << o.output_prefix << "-dirty.fits, PSF: " << o.output_prefix
-            << "-psf.fits\nbeam: " << result.beam.bmaj / kArcsec << " x "
-            << result.beam.bmin / kArcsec << " arcsec, PA " << result.beam.bpa * 180.0 / M_PI
-            << " deg; " << result.samples << " samples, sum of weights " << result.sum_weights
-            << "\n";
+  writeFitsImage(prefix + "-psf.fits", img);
+  std::cout << what << ": " << prefix << "-dirty.fits, " << prefix << "-psf.fits\n  beam "
+            << result.beam.bmaj / kArcsec << " x " << result.beam.bmin / kArcsec << " arcsec, PA "
+            << result.beam.bpa * 180.0 / M_PI << " deg; " << result.samples
+            << " samples, sum of weights " << result.sum_weights << "\n";
+}
+
+}  // namespace
+
+int runDirty(const DirtyOptions& o) {
+  if (o.size % 2)
+    throw InputError("--size", "the image size must be even");
+  ReadOptions read;
+  read.selection = selectionOf(o);
+  auto source = openVisibilitySource(o.data, read);
+  std::vector<VisibilityChunk> chunks;
+  VisibilityChunk chunk;
+  while (source->next(chunk))
+    chunks.push_back(chunk);
+  if (chunks.empty())
+    throw InputError(o.data, "no visibilities match the selection");
+  if (o.field < 0) {
+    // A mosaic's pointings must not be imaged as one: keep the first field that has data.
+    const int first = chunks.front().field_id;
+    const auto other = std::remove_if(chunks.begin(), chunks.end(), [&](const VisibilityChunk& c) {
+      return c.field_id != first;
+    });
+    if (other != chunks.end()) {
+      std::cerr << "warning: several fields have data; imaging field " << first
+                << " (choose with --field)\n";
+      chunks.erase(other, chunks.end());
+    }
+  }
+
+  imaging::DirtyImageSettings s;
+  s.geometry = imaging::ImageGeometry::fromCell(o.size, o.size, o.cell_arcsec * kArcsec);
+  s.op.epsilon = o.epsilon;
+  s.op.oversampling = o.oversampling;
+  s.op.w_stacking = o.w_stacking;
+  s.op.threads = o.threads;
+  s.weighting = imaging::WeightingSettings::parse(o.weighting);
+  s.weighting.taper_fwhm_arcsec = o.taper_arcsec;
+  s.weighting.super_uniform = o.super_uniform;
+
+  const SourceInfo& info = source->info();
+  std::map<int, std::vector<const VisibilityChunk*>> by_spw;
+  std::vector<const VisibilityChunk*> all;
+  for (const auto& c : chunks) {
+    all.push_back(&c);
+    by_spw[c.spectral_window_id].push_back(&c);
+  }
+  imageAndWrite(all, s, info, o, o.output_prefix,
+                by_spw.size() > 1 ? "all spectral windows (MFS)" : "dirty image");
+  if (o.per_spw) {
+    for (const auto& [spw, list] : by_spw) {
+      imageAndWrite(list, s, info, o, o.output_prefix + "-spw" + std::to_string(spw),
+                    "spectral window " + std::to_string(spw));
+    }
+  }
   return 0;
 }
 

@@ -197,6 +197,8 @@ LineSearchResult lineSearch(const LineFunction& phi, double phi0, double dphi0, 
   switch (settings.kind) {
     case LineSearchKind::Armijo:
       return backtrackingArmijo(phi, phi0, dphi0, initial_step, settings);
+    case LineSearchKind::MoreThuente:
+      return moreThuente(phi, phi0, dphi0, initial_step, settings);
     case LineSearchKind::Brent:
       return brentLineSearch(phi, phi0, dphi0, initial_step, settings);
     case LineSearchKind::StrongWolfe:

@@ -11,7 +11,8 @@ using LineFunction = std::function<double(double alpha, double* derivative)>;
 enum class LineSearchKind {
   Armijo,       // backtracking until sufficient decrease
   StrongWolfe,  // bracketing + zoom with safeguarded cubic interpolation (Nocedal & Wright 3.5/3.6)
-  Brent         // derivative-free minimisation along the line (bracket, then Brent's method)
+  Brent,        // derivative-free minimisation along the line (bracket, then Brent's method)
+  MoreThuente   // strong Wolfe with Moré & Thuente's interval updates (MINPACK-2 style)
 };
 
 struct LineSearchSettings {
@@ -38,6 +39,8 @@ struct LineSearchResult {
 LineSearchResult backtrackingArmijo(const LineFunction& phi, double phi0, double dphi0,
                                     double initial_step, const LineSearchSettings& settings);
 LineSearchResult strongWolfe(const LineFunction& phi, double phi0, double dphi0,
+                             double initial_step, const LineSearchSettings& settings);
+LineSearchResult moreThuente(const LineFunction& phi, double phi0, double dphi0,
                              double initial_step, const LineSearchSettings& settings);
 LineSearchResult brentLineSearch(const LineFunction& phi, double phi0, double dphi0,
                                  double initial_step, const LineSearchSettings& settings);

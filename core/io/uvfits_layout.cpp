@@ -124,6 +124,8 @@ void readParams(UvfitsHandle& f, UvfitsLayout& L) {
       L.antenna2 = idx;
     if (t == "SOURCE")
       L.source = idx;
+    if (t == "FREQSEL")
+      L.freqsel = idx;
     if (t == "DATE" || t == "_DATE")
       L.date_params.push_back(idx);
     L.params.push_back(p);
@@ -332,6 +334,10 @@ GroupParams decodeGroupParams(const UvfitsLayout& L, const double* raw, long lon
   for (int d : L.date_params)
     jd += value(d);
   g.time_mjd_s = (jd - 2400000.5) * 86400.0;
+  if (L.freqsel >= 0) {
+    const double s = value(L.freqsel);
+    g.freqsel = std::isfinite(s) && s >= 1 && s < 1e6 ? static_cast<int>(std::lround(s)) : 1;
+  }
   if (L.source >= 0) {
     const double s = value(L.source);
     g.source = std::isfinite(s) && s >= 1 && s < 1e6 ? static_cast<int>(std::lround(s)) : 1;
@@ -409,6 +415,36 @@ int UvfitsLayout::fieldIndex(int source_id) const {
   }
   throw InputError(path, "a group's SOURCE parameter is " + std::to_string(source_id) +
                              ", which the AIPS SU table does not list (ID. NO. column)");
+}
+
+void UvfitsLayout::selectFrequencySetup(const std::set<int>& values) {
+  if (values.size() > 1) {
+    std::string list;
+    for (int v : values)
+      list += (list.empty() ? "" : ", ") + std::to_string(v);
+    throw InputError(path, "groups use several frequency setups (FREQSEL " + list +
+                               "); image one at a time (e.g. split the file with AIPS UVCOP)");
+  }
+  const int id = values.empty() ? 1 : *values.begin();
+  if (frequency_setups.empty()) {
+    if (id != 1) {
+      throw InputError(path, "groups use FREQSEL " + std::to_string(id) +
+                                 " but there is no AIPS FQ table to define it");
+    }
+    return;
+  }
+  for (const FrequencySetup& f : frequency_setups) {
+    if (f.id != id)
+      continue;
+    if_offset_hz = f.offset_hz;
+    if (!f.channel_width_hz.empty())
+      if_channel_width_hz = f.channel_width_hz;
+    if (!f.total_bandwidth_hz.empty())
+      if_total_bandwidth_hz = f.total_bandwidth_hz;
+    return;
+  }
+  throw InputError(path, "groups use FREQSEL " + std::to_string(id) +
+                             ", which the AIPS FQ table does not list (FRQSEL column)");
 }
 
 }  // namespace apertura

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstddef>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -25,7 +26,8 @@ struct UvfitsLayout {
   };
   std::vector<Param> params;     // PTYPE1..PTYPEn
   std::vector<int> date_params;  // indices of DATE (and _DATE) parameters, summed
-  int uu = -1, vv = -1, ww = -1, baseline = -1, antenna1 = -1, antenna2 = -1, source = -1;
+  int uu = -1, vv = -1, ww = -1, baseline = -1, antenna1 = -1, antenna2 = -1, source = -1,
+      freqsel = -1;
 
   // Data axes NAXIS2.. (NAXIS1 is 0 in random groups) and strides in elements.
   std::vector<long> axis_length;
@@ -39,6 +41,13 @@ struct UvfitsLayout {
   std::vector<double> if_offset_hz;         // AIPS FQ "IF FREQ" (zeros without an FQ table)
   std::vector<double> if_channel_width_hz;  // AIPS FQ "CH WIDTH" (else FREQ CDELT)
   std::vector<double> if_total_bandwidth_hz;
+  // Every row of the AIPS FQ table (one per frequency setup, FRQSEL); the if_* vectors above hold
+  // the setup in use: FRQSEL 1 until selectFrequencySetup() picks the one the groups use.
+  struct FrequencySetup {
+    int id = 1;
+    std::vector<double> offset_hz, channel_width_hz, total_bandwidth_hz;
+  };
+  std::vector<FrequencySetup> frequency_setups;
 
   std::string telescope, object, frame;
   double ra_rad = 0, dec_rad = 0;
@@ -61,6 +70,10 @@ struct UvfitsLayout {
   std::vector<double> channelFrequencies(std::size_t if_index) const;
   // One spectral window per IF, as the summary and the reader's SourceInfo report them.
   std::vector<SpectralWindowInfo> spectralWindows() const;
+  // Makes the FQ row of the groups' FREQSEL values current. Several distinct values (several
+  // frequency setups in one file) or one the FQ table lacks are an InputError naming the file:
+  // imaging them with one setup's frequencies would scale the uv coordinates wrongly.
+  void selectFrequencySetup(const std::set<int>& freqsel_values);
   // Fields as the summary and the reader report them: one per SU row (in table order) or, without
   // an SU table, `count` fields at the header's position (SOURCE 1..count).
   std::vector<FieldInfo> fields(int count = 1) const;
@@ -76,7 +89,8 @@ struct GroupParams {
   double u_m = 0, v_m = 0, w_m = 0;  // UU/VV/WW are seconds (light travel time): times c
   int antenna1 = 0, antenna2 = 0;    // 0-based (file antenna numbers minus one)
   double time_mjd_s = 0;
-  int source = 1;  // SOURCE parameter, 1 when absent
+  int source = 1;   // SOURCE parameter, 1 when absent
+  int freqsel = 1;  // FREQSEL parameter (FQ table FRQSEL), 1 when absent
 };
 
 // Opens nothing: reads the header through `file`. Throws InputError for anything that would make

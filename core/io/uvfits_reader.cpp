@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 
 #include "core/io/stokes_product.h"
 #include "core/io/uvfits_handle.h"
@@ -72,14 +73,17 @@ class UvfitsReader final : public VisibilitySource {
     const auto& sel = options_.selection;
     std::vector<double> raw(static_cast<std::size_t>(layout_.pcount));
     std::map<int, std::vector<long long>> by_field;
+    std::set<int> freqsel;
     for (long long g = 0; g < layout_.gcount; ++g) {
       readParams(g, raw);
       const GroupParams p = decodeGroupParams(layout_, raw.data(), g);
+      freqsel.insert(p.freqsel);
       const int field = layout_.fieldIndex(p.source);
       if (p.antenna1 == p.antenna2 || !sel.wantsField(field))
         continue;
       by_field[field].push_back(g);
     }
+    layout_.selectFrequencySetup(freqsel);
     for (std::size_t i = 0; i < layout_.nif; ++i) {
       if (sel.wantsSpectralWindow(static_cast<int>(i)))
         ifs_.push_back(i);

@@ -21,7 +21,6 @@ void describeLayout(const UvfitsLayout& L, DatasetSummary& s) {
   for (const auto& p : L.params)
     s.columns.push_back(p.type);
   s.fields = L.fields();
-  s.spectral_windows = L.spectralWindows();
   PolarizationInfo pol;
   for (auto c : L.correlations)
     pol.correlations.push_back(correlationName(c));
@@ -33,7 +32,7 @@ void describeLayout(const UvfitsLayout& L, DatasetSummary& s) {
 DatasetSummary summarizeUvfits(const std::string& path) {
   requireFitsFile(path);
   UvfitsHandle file(path);
-  const UvfitsLayout L = readUvfitsLayout(file);
+  UvfitsLayout L = readUvfitsLayout(file);
   DatasetSummary s;
   s.path = path;
   s.format = "UVFITS";
@@ -41,7 +40,7 @@ DatasetSummary summarizeUvfits(const std::string& path) {
 
   std::vector<double> raw(static_cast<std::size_t>(L.pcount));
   std::vector<float> data(L.group_elements);
-  std::set<int> antennas;
+  std::set<int> antennas, freqsel;
   const std::size_t stride =
       std::max<std::size_t>(1, static_cast<std::size_t>(L.gcount) / kUvSampleMax);
   double tmin = std::numeric_limits<double>::infinity(), tmax = -tmin;
@@ -54,6 +53,7 @@ DatasetSummary summarizeUvfits(const std::string& path) {
                       static_cast<LONGLONG>(L.group_elements), 0.0f, data.data(), &anynul, &status);
     file.check(status, "cannot read group " + std::to_string(g + 1));
     const GroupParams p = decodeGroupParams(L, raw.data(), g);
+    freqsel.insert(p.freqsel);
     antennas.insert(p.antenna1);
     antennas.insert(p.antenna2);
     tmin = std::min(tmin, p.time_mjd_s);
@@ -85,6 +85,10 @@ DatasetSummary summarizeUvfits(const std::string& path) {
       s.uv_sample_m.push_back(static_cast<float>(p.v_m));
     }
   }
+  // The frequencies of the setup the groups use. Several setups (which the reader refuses, with
+  // the reason) or an undefined one are refused here too, before anyone images the file.
+  L.selectFrequencySetup(freqsel);
+  s.spectral_windows = L.spectralWindows();
   s.antennas_used = static_cast<int>(antennas.size());
   if (L.gcount > 0) {
     s.time_start_mjd_s = tmin;

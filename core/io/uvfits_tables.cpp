@@ -13,8 +13,10 @@
 namespace apertura {
 namespace {
 
-// Column `name` of row 1 as doubles; false when the column is absent or shorter than `n`.
-bool readRow1(UvfitsHandle& f, const char* name, std::size_t n, std::vector<double>& out) {
+// Column `name` of row `row` (1-based) as doubles; false when the column is absent or shorter
+// than `n`.
+bool readRow(UvfitsHandle& f, const char* name, LONGLONG row, std::size_t n,
+             std::vector<double>& out) {
   int status = 0, col = 0, type = 0;
   char templ[FLEN_VALUE];
   std::snprintf(templ, sizeof templ, "%s", name);
@@ -30,8 +32,8 @@ bool readRow1(UvfitsHandle& f, const char* name, std::size_t n, std::vector<doub
   }
   out.assign(n, 0.0);
   int anynul = 0;
-  fits_read_col(f.get(), TDOUBLE, col, 1, 1, static_cast<LONGLONG>(n), nullptr, out.data(), &anynul,
-                &status);
+  fits_read_col(f.get(), TDOUBLE, col, row, 1, static_cast<LONGLONG>(n), nullptr, out.data(),
+                &anynul, &status);
   if (status) {
     fits_clear_errmsg();
     return false;
@@ -42,26 +44,42 @@ bool readRow1(UvfitsHandle& f, const char* name, std::size_t n, std::vector<doub
 // A string column, per row, trailing blanks dropped; empty when absent or unreadable.
 std::vector<std::string> readStrings(UvfitsHandle& f, const char* name, LONGLONG rows);
 
+// Every FQ row is a frequency setup (FRQSEL); groups choose theirs with the FREQSEL parameter.
+// FRQSEL 1 (what groups without FREQSEL use) is current until the groups are known.
 void readFq(UvfitsHandle& f, UvfitsLayout& L, bool& found) {
-  std::vector<double> offsets, widths, totals;
-  if (!readRow1(f, "IF FREQ", L.nif, offsets)) {
-    L.warnings.push_back(L.path + ": AIPS FQ table has no IF FREQ column with " +
-                         std::to_string(L.nif) + " values; ignored");
-    return;
-  }
-  found = true;
-  L.if_offset_hz = offsets;
-  if (readRow1(f, "CH WIDTH", L.nif, widths))
-    L.if_channel_width_hz = widths;
-  if (readRow1(f, "TOTAL BANDWIDTH", L.nif, totals))
-    L.if_total_bandwidth_hz = totals;
   LONGLONG rows = 0;
   int status = 0;
   fits_get_num_rowsll(f.get(), &rows, &status);
-  if (rows > 1) {
-    L.warnings.push_back(L.path + ": AIPS FQ table has " + std::to_string(rows) +
-                         " rows (FRQSEL); using the first");
+  if (status)
+    rows = 0;
+  fits_clear_errmsg();
+  for (LONGLONG row = 1; row <= rows; ++row) {
+    UvfitsLayout::FrequencySetup setup;
+    std::vector<double> id;
+    setup.id = readRow(f, "FRQSEL", row, 1, id) ? static_cast<int>(std::lround(id[0]))
+                                                : static_cast<int>(row);
+    if (!readRow(f, "IF FREQ", row, L.nif, setup.offset_hz)) {
+      L.warnings.push_back(L.path + ": AIPS FQ table has no IF FREQ column with " +
+                           std::to_string(L.nif) + " values; ignored");
+      L.frequency_setups.clear();
+      return;
+    }
+    readRow(f, "CH WIDTH", row, L.nif, setup.channel_width_hz);
+    readRow(f, "TOTAL BANDWIDTH", row, L.nif, setup.total_bandwidth_hz);
+    L.frequency_setups.push_back(setup);
   }
+  if (L.frequency_setups.empty())
+    return;
+  found = true;
+  const auto first = std::find_if(L.frequency_setups.begin(), L.frequency_setups.end(),
+                                  [](const auto& s) { return s.id == 1; });
+  const UvfitsLayout::FrequencySetup& current =
+      first != L.frequency_setups.end() ? *first : L.frequency_setups.front();
+  L.if_offset_hz = current.offset_hz;
+  if (!current.channel_width_hz.empty())
+    L.if_channel_width_hz = current.channel_width_hz;
+  if (!current.total_bandwidth_hz.empty())
+    L.if_total_bandwidth_hz = current.total_bandwidth_hz;
 }
 
 void readAn(UvfitsHandle& f, UvfitsLayout& L) {

@@ -219,6 +219,54 @@ class TestUvfitsReader : public QObject {
     }
   }
 
+  // Several FQ rows: the groups' FREQSEL picks the row whose IF offsets apply; groups using two
+  // setups are refused rather than imaged with one setup's frequencies.
+  void frequencySetups() {
+    F::Options opt;
+    opt.second_setup = true;
+    opt.freqsel = 2;
+    const std::string second = F::write(path("setup2.uvfits"), opt);
+    auto src = openUvfitsReader(second, ReadOptions{});
+    const auto& spw = src->info().spectral_windows;
+    QCOMPARE(spw.size(), std::size_t(2));
+    QCOMPARE(spw[0].first_channel_hz, F::frequencyHz(0, 0) + F::kSetup2OffsetHz);
+    QCOMPARE(spw[1].first_channel_hz, F::frequencyHz(1, 0) + F::kSetup2OffsetHz);
+    VisibilityChunk c;
+    QVERIFY(src->next(c));
+    QCOMPARE(c.frequencies_hz[0], F::frequencyHz(0, 0) + F::kSetup2OffsetHz);
+    QCOMPARE(summarizeDataset(second).spectral_windows[1].first_channel_hz,
+             F::frequencyHz(1, 0) + F::kSetup2OffsetHz);
+    // Without a FREQSEL parameter every group uses FRQSEL 1.
+    opt.freqsel = 0;
+    const std::string first = F::write(path("setup1.uvfits"), opt);
+    QCOMPARE(openUvfitsReader(first, ReadOptions{})->info().spectral_windows[0].first_channel_hz,
+             F::frequencyHz(0, 0));
+    opt.freqsel = 2;
+    opt.mixed_freqsel = true;
+    const std::string mixed = F::write(path("mixed-setups.uvfits"), opt);
+    for (int pass = 0; pass < 2; ++pass) {
+      try {
+        if (pass == 0)
+          openUvfitsReader(mixed, ReadOptions{});
+        else
+          summarizeDataset(mixed);
+        QFAIL("groups with two frequency setups were accepted");
+      } catch (const InputError& e) {
+        QVERIFY2(QString(e.what()).contains("mixed-setups.uvfits") &&
+                     QString(e.what()).contains("FREQSEL 1, 2"),
+                 e.what());
+      }
+    }
+    opt.mixed_freqsel = false;
+    opt.freqsel = 3;
+    try {
+      openUvfitsReader(F::write(path("setup3.uvfits"), opt), ReadOptions{});
+      QFAIL("FREQSEL 3 without an FQ row was accepted");
+    } catch (const InputError& e) {
+      QVERIFY2(QString(e.what()).contains("FREQSEL 3"), e.what());
+    }
+  }
+
   void summary() {
     const DatasetSummary s = summarizeDataset(file_);
     QCOMPARE(s.format, std::string("UVFITS"));

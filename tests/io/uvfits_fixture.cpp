@@ -55,22 +55,26 @@ void param(fitsfile* f, int n, const char* type, double scale, double zero) {
   key(f, k, zero);
 }
 
-void writeFq(fitsfile* f) {
+void writeFq(fitsfile* f, bool second_setup) {
   char* ttype[] = {const_cast<char*>("FRQSEL"), const_cast<char*>("IF FREQ"),
                    const_cast<char*>("CH WIDTH"), const_cast<char*>("TOTAL BANDWIDTH"),
                    const_cast<char*>("SIDEBAND")};
   char* tform[] = {const_cast<char*>("1J"), const_cast<char*>("2D"), const_cast<char*>("2E"),
                    const_cast<char*>("2E"), const_cast<char*>("2J")};
   int status = 0;
-  fits_create_tbl(f, BINARY_TBL, 1, 5, ttype, tform, nullptr, "AIPS FQ", &status);
-  int frqsel = 1, sideband[2] = {1, 1};
-  double offsets[2] = {0.0, UvfitsFixture::kIfOffsetHz};
-  float width[2] = {1.0e6f, 1.0e6f}, total[2] = {3.0e6f, 3.0e6f};
-  fits_write_col(f, TINT, 1, 1, 1, 1, &frqsel, &status);
-  fits_write_col(f, TDOUBLE, 2, 1, 1, 2, offsets, &status);
-  fits_write_col(f, TFLOAT, 3, 1, 1, 2, width, &status);
-  fits_write_col(f, TFLOAT, 4, 1, 1, 2, total, &status);
-  fits_write_col(f, TINT, 5, 1, 1, 2, sideband, &status);
+  const int rows = second_setup ? 2 : 1;
+  fits_create_tbl(f, BINARY_TBL, rows, 5, ttype, tform, nullptr, "AIPS FQ", &status);
+  for (int row = 1; row <= rows; ++row) {
+    int frqsel = row, sideband[2] = {1, 1};
+    const double shift = row == 2 ? UvfitsFixture::kSetup2OffsetHz : 0.0;
+    double offsets[2] = {shift, shift + UvfitsFixture::kIfOffsetHz};
+    float width[2] = {1.0e6f, 1.0e6f}, total[2] = {3.0e6f, 3.0e6f};
+    fits_write_col(f, TINT, 1, row, 1, 1, &frqsel, &status);
+    fits_write_col(f, TDOUBLE, 2, row, 1, 2, offsets, &status);
+    fits_write_col(f, TFLOAT, 3, row, 1, 2, width, &status);
+    fits_write_col(f, TFLOAT, 4, row, 1, 2, total, &status);
+    fits_write_col(f, TINT, 5, row, 1, 2, sideband, &status);
+  }
   check(status, "AIPS FQ");
 }
 
@@ -179,7 +183,8 @@ std::string UvfitsFixture::write(const std::string& path, const Options& o) {
   check(status, "create");
   long naxes[6] = {3, kStokes, kChannels, kIfs, 1, 1};  // NAXIS2..NAXIS7; NAXIS1 = 0
   long all_axes[7] = {0, naxes[0], naxes[1], naxes[2], naxes[3], naxes[4], naxes[5]};
-  const int pcount = (o.antenna_params ? 8 : 7) + (o.multi_source ? 1 : 0);
+  const int pcount =
+      (o.antenna_params ? 8 : 7) + (o.multi_source ? 1 : 0) + (o.freqsel > 0 ? 1 : 0);
   fits_write_grphdr(f, 1, FLOAT_IMG, 7, all_axes, pcount, kGroups, 1, &status);
   check(status, "group header");
   key(f, "OBJECT", "TESTSRC");
@@ -206,6 +211,8 @@ std::string UvfitsFixture::write(const std::string& path, const Options& o) {
   param(f, next++, "INTTIM", 1, 0);
   if (o.multi_source)
     param(f, next++, "SOURCE", 1, 0);
+  if (o.freqsel > 0)
+    param(f, next++, "FREQSEL", 1, 0);
   for (int g = 0; g < kGroups; ++g) {
     std::vector<float> p;
     p.push_back(static_cast<float>(uMetres(g) / kSpeedOfLight / kUvScale));
@@ -225,6 +232,8 @@ std::string UvfitsFixture::write(const std::string& path, const Options& o) {
     p.push_back(10.0f);
     if (o.multi_source)
       p.push_back(static_cast<float>(sourceId(g, o)));
+    if (o.freqsel > 0)
+      p.push_back(static_cast<float>(o.mixed_freqsel && g == 5 ? 1 : o.freqsel));
     fits_write_grppar_flt(f, g + 1, 1, pcount, p.data(), &status);
     std::vector<float> d;
     for (int i = 0; i < kIfs; ++i) {
@@ -241,7 +250,7 @@ std::string UvfitsFixture::write(const std::string& path, const Options& o) {
     check(status, "group data");
   }
   if (o.with_fq)
-    writeFq(f);
+    writeFq(f, o.second_setup);
   if (o.with_an)
     writeAn(f);
   if (o.multi_source)

@@ -34,7 +34,13 @@ struct UvfitsFixture {
     // ID 7 (kSourceB); the table lists ID 7 first. `unknown_source` makes group 5 ID 5.
     bool multi_source = false;
     bool unknown_source = false;
+    // A second FQ row (FRQSEL 2: IFs kSetup2OffsetHz higher) and a FREQSEL parameter with this
+    // value on every group (0: no parameter); `mixed_freqsel` gives group 5 FREQSEL 1 instead.
+    bool second_setup = false;
+    int freqsel = 0;
+    bool mixed_freqsel = false;
   };
+  static constexpr double kSetup2OffsetHz = 100.0e6;
   static constexpr double kSourceARaDeg = 200.0, kSourceADecDeg = 45.5;
   static constexpr double kSourceBRaDeg = 10.5, kSourceBDecDeg = -20.25;
   static int sourceId(int g, const Options& o);

@@ -12,16 +12,6 @@ namespace {
 // and two scratch images for the regularizers and line search.
 constexpr std::uint64_t kImageBuffers = 9;
 
-std::uint64_t optimizerVectors(const project::OptimizerSettings& o) {
-  if (o.method == "lbfgs")
-    return 2 * static_cast<std::uint64_t>(o.history) + 3;
-  if (o.method == "fista")
-    return 4;
-  if (o.method == "sdmm")
-    return 6;
-  return 4;  // nonlinear CG: direction, previous gradient, trial point, gradient
-}
-
 std::string size(std::uint64_t bytes) {
   char buf[32];
   if (bytes >= (1ull << 30)) {
@@ -33,6 +23,44 @@ std::string size(std::uint64_t bytes) {
 }
 
 }  // namespace
+
+OptimizerMemory optimizerMemory(const project::ProjectSettings& s, std::uint64_t pixels) {
+  const auto& o = s.optimizer;
+  // L-BFGS working vectors: projected gradient, direction, s, y, trial point and its gradient.
+  constexpr std::uint64_t kLbfgsWork = 6;
+  // The history's pairs (and the mapped spilled pair) are in double or float, the rest double.
+  const auto lbfgs = [&](std::uint64_t m, std::uint64_t resident, std::uint64_t element) {
+    OptimizerMemory mem;
+    resident = std::min(m, std::max<std::uint64_t>(1, resident));
+    // Streaming maps one spilled (s, y) pair at a time: resident while it is read.
+    const std::uint64_t history_vectors = 2 * resident + (resident < m ? 2 : 0);
+    mem.ram_vectors = history_vectors + kLbfgsWork;
+    mem.ram_bytes = (history_vectors * element + kLbfgsWork * sizeof(double)) * pixels;
+    mem.spill_bytes = 2 * (m - resident) * pixels * element;
+    return mem;
+  };
+  OptimizerMemory mem;
+  if (o.method == "lbfgs") {
+    const auto m = static_cast<std::uint64_t>(std::max(1, o.history));
+    return lbfgs(m, o.in_memory_limit ? static_cast<std::uint64_t>(*o.in_memory_limit) : m,
+                 o.history_precision == "float" ? sizeof(float) : sizeof(double));
+  }
+  if (o.method == "fista") {
+    mem.ram_vectors = 5;  // extrapolated point, its gradient, prox input and output, previous x
+  } else if (o.method == "sdmm") {
+    // Per function (the smooth part, each regularizer, positivity): y_i and z_i; plus the prox
+    // input, the warm start, and the inner L-BFGS (default history 10, all in RAM) of the smooth
+    // part's prox. Every regularizer is counted, smooth ones too: an upper bound.
+    std::uint64_t functions = 1 + (o.positivity != "none" ? 1 : 0);
+    for (const auto& r : s.regularizers)
+      functions += r.lambda != 0.0 ? 1 : 0;
+    mem.ram_vectors = 2 * functions + 2 + lbfgs(10, 10, sizeof(double)).ram_vectors;
+  } else {
+    mem.ram_vectors = 4;  // nonlinear CG: direction, y = g1 - g0, trial point and its gradient
+  }
+  mem.ram_bytes = mem.ram_vectors * pixels * sizeof(double);
+  return mem;
+}
 
 std::uint64_t bytesPerSample(const DataVolume& data) {
   const std::uint64_t per_row_uvw = 3 * sizeof(double);
@@ -59,7 +87,9 @@ MemoryEstimate estimateMemory(const project::ProjectSettings& s, const DataVolum
   e.grid_bytes = padded(im.nx) * padded(im.ny) * (complex_size + 4) +
                  static_cast<std::uint64_t>(threads) * 64 * 64 * complex_size;
   e.image_bytes = kImageBuffers * pixels * sizeof(double);
-  e.optimizer_bytes = optimizerVectors(s.optimizer) * pixels * sizeof(double);
+  const OptimizerMemory optimizer = optimizerMemory(s, pixels);
+  e.optimizer_bytes = optimizer.ram_bytes;
+  e.optimizer_spill_bytes = optimizer.spill_bytes;
 
   e.budget_bytes = s.data.memory_budget_gb
                        ? static_cast<std::uint64_t>(*s.data.memory_budget_gb * double(1ull << 30))
@@ -90,7 +120,10 @@ std::string MemoryEstimate::describe() const {
   std::string out;
   out +=
       "grids " + size(grid_bytes) + ", images " + size(image_bytes) + ", optimizer " +
-      size(optimizer_bytes) + ", visibilities " + size(visibility_bytes) +
+      size(optimizer_bytes) +
+      (optimizer_spill_bytes > 0 ? " (+ " + size(optimizer_spill_bytes) + " L-BFGS spill on disk)"
+                                 : std::string()) +
+      ", visibilities " + size(visibility_bytes) +
       (resident ? " (resident)" : " (streaming, " + std::to_string(chunk_rows) + " rows/chunk)") +
       "; total " + size(totalBytes()) + " of a " + size(budget_bytes) + " budget";
   return out;

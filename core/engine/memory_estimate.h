@@ -17,10 +17,11 @@ struct DataVolume {
 // A run's memory, by part, before it starts: shown by the GUI while settings are edited and used
 // by the engine to choose resident vs streaming data and how many chunks to work on at once.
 struct MemoryEstimate {
-  std::uint64_t grid_bytes = 0;        // padded uv grids and FFT work space
-  std::uint64_t image_bytes = 0;       // image-sized working buffers
-  std::uint64_t optimizer_bytes = 0;   // optimizer state (L-BFGS history, CG directions, ...)
-  std::uint64_t visibility_bytes = 0;  // data held in RAM (all of it, or the chunks in flight)
+  std::uint64_t grid_bytes = 0;             // padded uv grids and FFT work space
+  std::uint64_t image_bytes = 0;            // image-sized working buffers
+  std::uint64_t optimizer_bytes = 0;        // optimizer state (L-BFGS history, CG directions, ...)
+  std::uint64_t optimizer_spill_bytes = 0;  // L-BFGS pairs spilled to the scratch dir (disk)
+  std::uint64_t visibility_bytes = 0;       // data held in RAM (all of it, or the chunks in flight)
   std::uint64_t budget_bytes = 0;
   bool resident = true;          // false: visibilities stream from disk every pass
   std::uint64_t chunk_rows = 0;  // rows per chunk chosen (or the user's)
@@ -32,6 +33,15 @@ struct MemoryEstimate {
   bool fitsBudget() const { return totalBytes() <= budget_bytes; }
   std::string describe() const;  // one line per part, in MiB/GiB
 };
+
+// The optimizer's image-sized vectors beyond the run's image buffers (model and gradient), in RAM
+// and spilled to disk (L-BFGS pairs beyond optimizer.in_memory_limit).
+struct OptimizerMemory {
+  std::uint64_t ram_vectors = 0;
+  std::uint64_t ram_bytes = 0;
+  std::uint64_t spill_bytes = 0;
+};
+OptimizerMemory optimizerMemory(const project::ProjectSettings& settings, std::uint64_t pixels);
 
 // `machine_bytes` is the physical memory, used when the budget is "auto" (half of it).
 MemoryEstimate estimateMemory(const project::ProjectSettings& settings, const DataVolume& data,

@@ -32,8 +32,9 @@ std::string toString(CgBeta beta) {
 namespace {
 
 // beta from the old gradient g0, the new one g1 and the old direction d.
-double computeBeta(CgBeta rule, const Vector& g0, const Vector& g1, const Vector& d) {
-  Vector y = g1;
+// `y` is a reused work buffer (g1 - g0 on return).
+double computeBeta(CgBeta rule, const Vector& g0, const Vector& g1, const Vector& d, Vector& y) {
+  y.assign(g1.begin(), g1.end());
   detail::axpy(-1.0, g0, y);
   const double g0g0 = dot(g0, g0);
   const double g1g1 = dot(g1, g1);
@@ -70,7 +71,8 @@ OptimizerResult minimizeConjugateGradient(DifferentiableFunction& f, Vector x0,
   OptimizerResult result;
   result.x = std::move(x0);
   Vector& x = result.x;
-  Vector g(x.size());
+  // Image-sized buffers are allocated once here and reused by every iteration.
+  Vector g(x.size()), y(x.size());
   double fx = f.evaluate(x.data(), g.data());
   result.evaluations = 1;
   Vector d = g;
@@ -80,6 +82,7 @@ OptimizerResult minimizeConjugateGradient(DifferentiableFunction& f, Vector x0,
   double previous_alpha = 0.0;
   const int restart = settings.restart_every > 0 ? settings.restart_every : int(x.size());
   IterationMonitor monitor(settings.stop, &f);
+  detail::TrialPoint trial(f, x, d);
   int since_restart = 0;
 
   for (int iteration = 1;; ++iteration) {
@@ -103,29 +106,32 @@ OptimizerResult minimizeConjugateGradient(DifferentiableFunction& f, Vector x0,
     const double initial = previous_alpha > 0.0
                                ? std::min(1e10, previous_alpha * previous_gtd / gtd)
                                : std::min(1.0, 1.0 / detail::norm(g));
-    detail::TrialPoint trial(f, x, d);
+    const int evaluations_before = trial.evaluations();
     const LineSearchResult ls =
         lineSearch(trial.function(), fx, gtd, initial, settings.line_search);
-    result.evaluations += trial.evaluations();
+    const int evaluations = trial.evaluations() - evaluations_before;
+    result.evaluations += evaluations;
     if (!ls.success || !(ls.value < fx)) {
       result.reason = StopReason::LineSearchFailed;
       break;
     }
-    Vector g_new = trial.gradient();
-    const double beta = ++since_restart >= restart ? 0.0 : computeBeta(settings.beta, g, g_new, d);
+    const Vector& g_new = trial.gradient();
+    const double beta =
+        ++since_restart >= restart ? 0.0 : computeBeta(settings.beta, g, g_new, d, y);
     if (beta == 0.0)
       since_restart = 0;
     for (std::size_t i = 0; i < d.size(); ++i)
       d[i] = -g_new[i] + beta * d[i];
-    x = trial.x();
-    g.swap(g_new);
+    // The trial buffers are overwritten by the next line search: swap instead of copying.
+    x.swap(trial.x());
+    g.swap(trial.gradient());
     previous_gtd = gtd;
     previous_alpha = ls.alpha;
     const double previous = fx;
     fx = ls.value;
     result.iterations = iteration;
     if (auto stop = monitor.finishIteration(iteration, previous, fx, ls.alpha, detail::norm(g),
-                                            trial.evaluations(), f.lastTermValues())) {
+                                            evaluations, f.lastTermValues())) {
       result.reason = *stop;
       break;
     }

@@ -6,82 +6,23 @@
 
 #include "core/rml/detail/vector_math.h"
 #include "core/rml/iteration_monitor.h"
+#include "core/rml/lbfgs_history.h"
 
 namespace apertura::rml {
 
 namespace {
 
-using detail::axpy;
 using detail::dot;
 
-// Correction pairs (s, y) in a ring buffer of fixed capacity.
-class History {
- public:
-  explicit History(int capacity) : capacity_(std::max(1, capacity)) {}
-  void push(Vector s, Vector y) {
-    const double rho = 1.0 / dot(s, y);
-    if (int(s_.size()) < capacity_) {
-      s_.push_back(std::move(s));
-      y_.push_back(std::move(y));
-      rho_.push_back(rho);
-      newest_ = int(s_.size()) - 1;
-    } else {
-      newest_ = (newest_ + 1) % capacity_;
-      s_[newest_] = std::move(s);
-      y_[newest_] = std::move(y);
-      rho_[newest_] = rho;
-    }
-  }
-  void clear() {
-    s_.clear();
-    y_.clear();
-    rho_.clear();
-    newest_ = -1;
-  }
-  bool empty() const { return s_.empty(); }
-
-  // d = -H g by the two-loop recursion, newest pair first.
-  Vector direction(const Vector& g) const {
-    Vector q = g;
-    const int k = int(s_.size());
-    std::vector<double> alpha(k);
-    for (int j = 0; j < k; ++j) {
-      const int i = (newest_ - j + k) % k;
-      alpha[i] = rho_[i] * dot(s_[i], q);
-      axpy(-alpha[i], y_[i], q);
-    }
-    if (k > 0) {
-      const double gamma = dot(s_[newest_], y_[newest_]) / dot(y_[newest_], y_[newest_]);
-      for (double& v : q)
-        v *= gamma;
-    }
-    for (int j = k - 1; j >= 0; --j) {
-      const int i = (newest_ - j + k) % k;
-      const double beta = rho_[i] * dot(y_[i], q);
-      axpy(alpha[i] - beta, s_[i], q);
-    }
-    for (double& v : q)
-      v = -v;
-    return q;
-  }
-
- private:
-  int capacity_;
-  int newest_ = -1;
-  std::vector<Vector> s_, y_;
-  std::vector<double> rho_;
-};
-
 // Gradient with the held (active) pixels zeroed: pixels at the bound pushed outwards.
-Vector projectedGradient(const Vector& x, const Vector& g, bool positivity) {
-  Vector pg = g;
+void projectedGradient(const Vector& x, const Vector& g, bool positivity, Vector& pg) {
+  pg.assign(g.begin(), g.end());
   if (positivity) {
     for (std::size_t i = 0; i < x.size(); ++i) {
       if (x[i] <= 0.0 && g[i] >= 0.0)
         pg[i] = 0.0;
     }
   }
-  return pg;
 }
 
 }  // namespace
@@ -89,15 +30,25 @@ Vector projectedGradient(const Vector& x, const Vector& g, bool positivity) {
 OptimizerResult minimizeLbfgs(DifferentiableFunction& f, Vector x0, const LbfgsSettings& settings) {
   if (x0.size() != f.dimension())
     throw std::invalid_argument("L-BFGS: x0 has the wrong size");
+  const std::size_t n = x0.size();
   OptimizerResult result;
   result.x = std::move(x0);
   Vector& x = result.x;
   if (settings.positivity)
     projectNonNegative(x);
-  Vector g(x.size());
+  // Every image-sized buffer (the history's too) is allocated here, once, and reused: memory does
+  // not grow with the number of iterations.
+  Vector g(n), pg(n), d(n), s(n), y(n);
   double fx = f.evaluate(x.data(), g.data());
   result.evaluations = 1;
-  History history(settings.history);
+  LbfgsHistoryOptions history_options;
+  history_options.max_corrections = settings.history;
+  history_options.in_memory_limit = settings.in_memory_limit;
+  history_options.memory_threshold_bytes = settings.memory_threshold_bytes;
+  history_options.scratch_dir = settings.scratch_dir;
+  history_options.float_storage = settings.float_history;
+  LbfgsHistory history(n, history_options);  // removes its spill files however the run ends
+  detail::TrialPoint trial(f, x, d);
   IterationMonitor monitor(settings.stop, &f);
 
   for (int iteration = 1;; ++iteration) {
@@ -105,8 +56,8 @@ OptimizerResult minimizeLbfgs(DifferentiableFunction& f, Vector x0, const LbfgsS
       result.reason = *stop;
       break;
     }
-    const Vector pg = projectedGradient(x, g, settings.positivity);
-    Vector d = history.direction(pg);
+    projectedGradient(x, g, settings.positivity, pg);
+    history.direction(pg, d);
     for (std::size_t i = 0; i < d.size(); ++i) {
       if (pg[i] == 0.0 && settings.positivity && x[i] <= 0.0)
         d[i] = 0.0;
@@ -114,9 +65,8 @@ OptimizerResult minimizeLbfgs(DifferentiableFunction& f, Vector x0, const LbfgsS
     double gtd = dot(g, d);
     if (!(gtd < 0.0)) {  // not a descent direction: restart from steepest descent
       history.clear();
-      d = pg;
-      for (double& v : d)
-        v = -v;
+      for (std::size_t i = 0; i < n; ++i)
+        d[i] = -pg[i];
       gtd = dot(g, d);
     }
     if (!(gtd < 0.0)) {
@@ -125,7 +75,7 @@ OptimizerResult minimizeLbfgs(DifferentiableFunction& f, Vector x0, const LbfgsS
     }
     const double initial = history.empty() ? std::min(1.0, 1.0 / detail::norm(pg)) : 1.0;
 
-    detail::TrialPoint trial(f, x, d);
+    const int evaluations_before = trial.evaluations();
     LineSearchResult ls;
     if (!settings.positivity) {
       ls = lineSearch(trial.function(), fx, gtd, initial, settings.line_search);
@@ -133,39 +83,45 @@ OptimizerResult minimizeLbfgs(DifferentiableFunction& f, Vector x0, const LbfgsS
       // Armijo on the projected path x(a) = P(x + a d).
       double a = initial;
       Vector& xt = trial.x();
-      for (int n = 0; n < settings.line_search.max_evaluations; ++n, a *= 0.5) {
+      for (int k = 0; k < settings.line_search.max_evaluations; ++k, a *= 0.5) {
         for (std::size_t i = 0; i < xt.size(); ++i)
           xt[i] = std::max(0.0, x[i] + a * d[i]);
         ls.value = f.evaluate(xt.data(), trial.gradient().data());
         ++ls.evaluations;
-        Vector step = trial.x();
-        axpy(-1.0, x, step);
-        if (std::isfinite(ls.value) && ls.value <= fx + settings.line_search.c1 * dot(g, step)) {
+        double decrease = 0.0;  // g . (x(a) - x)
+        for (std::size_t i = 0; i < n; ++i)
+          decrease += g[i] * (xt[i] - x[i]);
+        if (std::isfinite(ls.value) && ls.value <= fx + settings.line_search.c1 * decrease) {
           ls.alpha = a;
           ls.success = true;
           break;
         }
       }
     }
-    const int evaluations = trial.evaluations() + ls.evaluations * int(settings.positivity);
+    const int evaluations =
+        trial.evaluations() - evaluations_before + ls.evaluations * int(settings.positivity);
     result.evaluations += evaluations;
     if (!ls.success || !(ls.value < fx)) {
       result.reason = StopReason::LineSearchFailed;
       break;
     }
-    Vector s = trial.x();
-    axpy(-1.0, x, s);
-    Vector y = trial.gradient();
-    axpy(-1.0, g, y);
+    const Vector& xt = trial.x();
+    const Vector& gt = trial.gradient();
+    for (std::size_t i = 0; i < n; ++i) {
+      s[i] = xt[i] - x[i];
+      y[i] = gt[i] - g[i];
+    }
     const double sy = dot(s, y);
     if (sy > 1e-12 * detail::norm(s) * detail::norm(y))
-      history.push(std::move(s), std::move(y));
-    x = trial.x();
-    g = trial.gradient();
+      history.push(s, y);
+    // The trial buffers are overwritten by the next line search: swap instead of copying.
+    x.swap(trial.x());
+    g.swap(trial.gradient());
     const double previous = fx;
     fx = ls.value;
     result.iterations = iteration;
-    const double gnorm = detail::norm(projectedGradient(x, g, settings.positivity));
+    projectedGradient(x, g, settings.positivity, pg);
+    const double gnorm = detail::norm(pg);
     if (auto stop = monitor.finishIteration(iteration, previous, fx, ls.alpha, gnorm, evaluations,
                                             f.lastTermValues())) {
       result.reason = *stop;

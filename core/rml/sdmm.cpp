@@ -26,7 +26,8 @@ class Sdmm {
   double step(Vector& x) {
     const std::size_t n = x.size();
     double residual = 0.0;
-    Vector u(n);
+    Vector& u = u_;  // reused across steps
+    u.resize(n);
     for (std::size_t i = 0; i < y_.size(); ++i) {
       for (std::size_t k = 0; k < n; ++k)
         u[k] = x[k] + z_[i][k];
@@ -51,6 +52,7 @@ class Sdmm {
   std::vector<ProxMap> proxes_;
   std::vector<Vector> y_;
   std::vector<Vector> z_;
+  Vector u_;
 };
 
 // gamma * f(x) + 1/2 |x - u|^2, minimised by L-BFGS for the smooth term's prox.
@@ -132,6 +134,8 @@ OptimizerResult minimizeSdmm(DifferentiableFunction* smooth,
       ProxObjective inner(*smooth, gamma, u);
       LbfgsSettings s;
       s.stop.max_iterations = settings.smooth_prox_iterations;
+      // The history is allocated up front: no more pairs than inner iterations.
+      s.history = std::max(1, std::min(s.history, settings.smooth_prox_iterations));
       s.stop.relative_tolerance = 1e-14;
       const OptimizerResult r = minimizeLbfgs(inner, smooth_warm, s);
       smooth_warm = r.x;

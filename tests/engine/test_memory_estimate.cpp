@@ -17,13 +17,62 @@ class TestMemoryEstimate : public QObject {
     s.optimizer.history = 10;
     const DataVolume d{1000, 1000, 1};
     const MemoryEstimate a = estimateMemory(s, d, 16ull << 30);
-    QCOMPARE(a.optimizer_bytes, std::uint64_t(23) * 1024 * 1024 * 8);  // 2m + 3 vectors
+    QCOMPARE(a.optimizer_bytes, std::uint64_t(26) * 1024 * 1024 * 8);  // 2m + 6 work vectors
+    QCOMPARE(a.optimizer_spill_bytes, std::uint64_t(0));
     s.optimizer.history = 5;
     const MemoryEstimate b = estimateMemory(s, d, 16ull << 30);
     QCOMPARE(a.optimizer_bytes - b.optimizer_bytes, std::uint64_t(10) * 1024 * 1024 * 8);
     s.imaging.nx = s.imaging.ny = 2048;
     const MemoryEstimate c = estimateMemory(s, d, 16ull << 30);
     QCOMPARE(c.image_bytes, 4 * b.image_bytes);
+  }
+
+  // L-BFGS keeps 2 min(m, in_memory_limit) vectors in RAM (plus the one spilled pair mapped when
+  // it spills) and the other 2 (m - limit) on disk; the other solvers their own work vectors.
+  void optimizerStateCountsHistoryAndSpill() {
+    project::ProjectSettings s;
+    s.imaging.nx = s.imaging.ny = 4096;
+    const std::uint64_t vec = std::uint64_t(4096) * 4096 * 8;  // 128 MiB
+    s.optimizer.method = "lbfgs";
+    s.optimizer.history = 10;
+    const DataVolume d{1000, 1000, 1};
+    const std::uint64_t machine = 64ull << 30;
+    const MemoryEstimate all = estimateMemory(s, d, machine);
+    QCOMPARE(all.optimizer_bytes, 26 * vec);
+    QCOMPARE(all.optimizer_spill_bytes, std::uint64_t(0));
+    for (int limit : {5, 2, 1}) {
+      s.optimizer.in_memory_limit = limit;
+      const MemoryEstimate e = estimateMemory(s, d, machine);
+      QCOMPARE(e.optimizer_bytes, (2 * std::uint64_t(limit) + 6 + 2) * vec);
+      QCOMPARE(e.optimizer_spill_bytes, 2 * std::uint64_t(10 - limit) * vec);
+      // Spill is on disk: not part of the RAM total.
+      QCOMPARE(e.totalBytes(),
+               e.grid_bytes + e.image_bytes + e.optimizer_bytes + e.visibility_bytes);
+      QVERIFY(QString::fromStdString(e.describe()).contains("L-BFGS spill on disk"));
+    }
+    s.optimizer.in_memory_limit = 10;  // the whole history in RAM: nothing mapped
+    QCOMPARE(estimateMemory(s, d, machine).optimizer_bytes, 26 * vec);
+    QVERIFY(!QString::fromStdString(estimateMemory(s, d, machine).describe()).contains("spill"));
+
+    // Float pairs: the history (and the mapped pair) and the spill at half size.
+    s.optimizer.history_precision = "float";
+    s.optimizer.in_memory_limit = 4;
+    const MemoryEstimate f = estimateMemory(s, d, machine);
+    QCOMPARE(f.optimizer_bytes, (2 * 4 + 2) * vec / 2 + 6 * vec);
+    QCOMPARE(f.optimizer_spill_bytes, 2 * 6 * vec / 2);
+    s.optimizer.history_precision = "double";
+
+    s.optimizer.in_memory_limit.reset();
+    s.optimizer.method = "cg-pr";
+    QCOMPARE(estimateMemory(s, d, machine).optimizer_bytes, 4 * vec);
+    s.optimizer.method = "fista";
+    QCOMPARE(estimateMemory(s, d, machine).optimizer_bytes, 5 * vec);
+    // SDMM: (smooth + 2 regularizers + positivity) x 2 + 2 + the inner L-BFGS (2 x 10 + 6).
+    s.optimizer.method = "sdmm";
+    s.optimizer.positivity = "projection";
+    s.regularizers = {{"l1", 1e-3, false, {}}, {"tv", 1e-4, false, {}}, {"tsv", 0.0, false, {}}};
+    QCOMPARE(estimateMemory(s, d, machine).optimizer_bytes, (8 + 2 + 26) * vec);
+    QCOMPARE(estimateMemory(s, d, machine).optimizer_spill_bytes, std::uint64_t(0));
   }
 
   void gridFollowsPaddingAndPrecision() {

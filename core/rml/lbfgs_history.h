@@ -1,0 +1,131 @@
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "core/rml/function.h"
+
+namespace apertura::rml {
+
+struct LbfgsHistoryOptions {
+  int max_corrections = 10;  // m: correction pairs (s, y) kept in total
+  // Pairs kept in RAM (the newest ones); the older ones spill to disk. <= 0: derived from
+  // memory_threshold_bytes, or all m in RAM when that is 0 too.
+  int in_memory_limit = 0;
+  // RAM the history may use when in_memory_limit is not set: the history stays all in RAM (the
+  // vectorised two-loop recursion) when its 2 m image vectors fit, otherwise as many pairs as
+  // fit stay resident and the rest are streamed from disk one pair at a time. 0 = no limit.
+  std::uint64_t memory_threshold_bytes = 0;
+  // Store the pairs in float: half the RAM and half the spill, at float precision in the
+  // curvature pairs only (the two-loop recursion still accumulates in double).
+  bool float_storage = false;
+  // Where the spill file goes (a unique subdirectory is created inside and removed when the
+  // history is destroyed). Empty: $TMPDIR, else /tmp.
+  std::string scratch_dir;
+};
+
+// The L-BFGS correction pairs in a ring: the newest `residentCapacity()` pairs in RAM, the older
+// ones in a ring file of fixed-size slots, written with pwrite and read back zero-copy by mapping
+// one pair at a time (unmapped after each direction, so at most one spilled pair is resident).
+// The two-loop recursion runs the same arithmetic on every pair wherever it lives, so results
+// are bitwise identical with and without spill. Image-sized buffers are allocated once, at
+// construction, and reused.
+class LbfgsHistory {
+ public:
+  LbfgsHistory(std::size_t dimension, const LbfgsHistoryOptions& options);
+  ~LbfgsHistory();
+  LbfgsHistory(const LbfgsHistory&) = delete;
+  LbfgsHistory& operator=(const LbfgsHistory&) = delete;
+
+  // Adds (s, y) as the newest pair, dropping the oldest when m pairs are held. The vectors are
+  // taken by swapping with a recycled buffer of the same size: on return s and y hold
+  // unspecified values; callers overwrite them.
+  void push(Vector& s, Vector& y);
+  void clear();
+  bool empty() const { return size_ == 0; }
+  int size() const { return size_; }
+
+  // d = -H g by the two-loop recursion (newest pair first) with the Shanno-Phua scaling.
+  void direction(const Vector& g, Vector& d);
+
+  int maxCorrections() const { return capacity_; }
+  int residentCapacity() const { return resident_capacity_; }
+  int spillCapacity() const { return capacity_ - resident_capacity_; }
+  bool spills() const { return spillCapacity() > 0; }
+  // The unique scratch subdirectory (empty until the first pair spills).
+  const std::string& spillDirectory() const { return spill_dir_; }
+  std::uint64_t spillBytes() const;  // bytes of pairs currently on disk
+
+  bool floatStorage() const { return float_; }
+  std::size_t elementBytes() const { return float_ ? sizeof(float) : sizeof(double); }
+
+  // Pairs held in RAM for a history of `options` over vectors of `dimension` doubles.
+  static int residentPairs(std::size_t dimension, const LbfgsHistoryOptions& options);
+
+ private:
+  // One correction pair, stored in double (s, y) or in float (fs, fy).
+  struct Pair {
+    Vector s, y;
+    std::vector<float> fs, fy;
+    double rho = 0.0;
+    void allocate(std::size_t n, bool as_float);
+    // s and y in the storage precision T.
+    template <typename T>
+    const T* storedS() const {
+      if constexpr (std::is_same_v<T, float>) {
+        return fs.data();
+      } else {
+        return s.data();
+      }
+    }
+    template <typename T>
+    const T* storedY() const {
+      if constexpr (std::is_same_v<T, float>) {
+        return fy.data();
+      } else {
+        return y.data();
+      }
+    }
+  };
+  // A pair where the two-loop recursion reads it: a resident pair, or a spilled one mapped from
+  // the spill file (zero-copy; the mapping is released after each direction()).
+  template <typename T>
+  struct PairView {
+    const T* s = nullptr;
+    const T* y = nullptr;
+    double rho = 0.0;
+  };
+  class SpillFile;
+
+  // Logical index 0 = oldest pair held, size_-1 = newest.
+  bool isResident(int logical) const { return logical >= size_ - resident_count_; }
+  Pair& residentPair(int logical);
+  template <typename T>
+  PairView<T> view(int logical);
+  void spillOldestResident();
+  template <typename T>
+  void twoLoop(const Vector& g, Vector& d);
+
+  std::size_t n_;
+  bool float_;
+  int capacity_;
+  int resident_capacity_;
+  std::string scratch_root_;
+  std::string spill_dir_;
+  std::unique_ptr<SpillFile> file_;
+
+  std::vector<Pair> resident_;  // ring of resident_capacity_ slots
+  int resident_oldest_ = 0;     // slot of the oldest resident pair
+  int resident_count_ = 0;
+  std::vector<double> spilled_rho_;  // ring of spillCapacity() slots, same order as the file
+  int spilled_oldest_ = 0;           // file slot of the oldest spilled pair
+  int spilled_count_ = 0;
+  int size_ = 0;
+
+  std::vector<double> alpha_;
+};
+
+}  // namespace apertura::rml

@@ -1,0 +1,187 @@
+// Peak RSS and time per iteration of L-BFGS with part of its history spilled to disk: m = 10 pairs
+// with in_memory_limit 10 (all in RAM), 5 and 2 (and 2 with float pairs), on a cheap separable
+// quadratic over an N x N image. Each configuration runs in a forked child so its peak RSS (VmHWM)
+// is its own; the time per iteration is the mean over the iterations after the history has filled
+// (steady state). A configuration whose predicted RSS exceeds a fraction (default 0.7) of
+// MemAvailable is skipped. Usage: bench_lbfgs_spill [sizes=4096,8192] [iterations=16]
+// [scratch_dir=$TMPDIR or /tmp]
+//                          [max_fraction_of_available=0.7]
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/rml/lbfgs.h"
+
+using namespace apertura::rml;
+
+namespace {
+
+constexpr int kHistory = 10;
+
+// 1/2 sum_p w_p (x_p - 1)^2 with w_p in (1e-3, 1]: two passes over the image per evaluation, so
+// the optimizer's own vector work (and the spill I/O) dominates.
+class CheapQuadratic final : public DifferentiableFunction {
+ public:
+  explicit CheapQuadratic(std::size_t n) : n_(n) {}
+  std::size_t dimension() const override { return n_; }
+  double evaluate(const double* x, double* g) override {
+    double f = 0.0;
+    for (std::size_t p = 0; p < n_; ++p) {
+      const double w = 1e-3 + double((p * 2654435761u) % 1024) / 1024.0;
+      const double r = x[p] - 1.0;
+      f += 0.5 * w * r * r;
+      if (g != nullptr)
+        g[p] = w * r;
+    }
+    return f;
+  }
+
+ private:
+  std::size_t n_;
+};
+
+std::uint64_t procValueKib(const char* file, const std::string& key) {
+  std::ifstream in(file);
+  std::string k;
+  while (in >> k) {
+    if (k == key) {
+      std::uint64_t v = 0;
+      in >> v;
+      return v;
+    }
+    in.ignore(1 << 16, '\n');
+  }
+  return 0;
+}
+
+struct Result {
+  std::uint64_t peak_bytes = 0;
+  double seconds_per_iteration = 0.0;
+  int iterations = 0;
+  int ok = 0;
+};
+
+Result runChild(int side, int in_memory_limit, bool float_history, int iterations,
+                const std::string& scratch) {
+  int fds[2];
+  if (::pipe(fds) != 0)
+    return {};
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::close(fds[0]);
+    if (std::ofstream clear("/proc/self/clear_refs"); clear)
+      clear << "5";  // reset the high-water mark inherited from the parent
+    Result r;
+    try {
+      const std::size_t n = std::size_t(side) * std::size_t(side);
+      CheapQuadratic f(n);
+      LbfgsSettings s;
+      s.history = kHistory;
+      s.in_memory_limit = in_memory_limit;
+      s.float_history = float_history;
+      s.scratch_dir = scratch;
+      s.stop.max_iterations = iterations;
+      s.stop.relative_tolerance = -1.0;
+      double total = 0.0;
+      int counted = 0;
+      s.stop.observer = [&](const IterationReport& rep) {
+        if (rep.iteration > kHistory + 1) {  // history full: every push spills and drops
+          total += rep.iteration_seconds;
+          ++counted;
+        }
+      };
+      const OptimizerResult res = minimizeLbfgs(f, Vector(n, 0.0), s);
+      r.iterations = res.iterations;
+      r.seconds_per_iteration = counted > 0 ? total / counted : 0.0;
+      r.peak_bytes = procValueKib("/proc/self/status", "VmHWM:") * 1024;
+      r.ok = 1;
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "error: %s\n", e.what());
+    }
+    const bool sent = ::write(fds[1], &r, sizeof r) == ssize_t(sizeof r);
+    ::_exit(sent ? 0 : 1);
+  }
+  ::close(fds[1]);
+  Result r;
+  if (pid < 0 || ::read(fds[0], &r, sizeof r) != ssize_t(sizeof r))
+    r = Result{};
+  ::close(fds[0]);
+  if (pid > 0) {
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+  }
+  return r;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<int> sizes;
+  {
+    std::stringstream list(argc > 1 ? argv[1] : "4096,8192");
+    std::string item;
+    while (std::getline(list, item, ','))
+      sizes.push_back(std::atoi(item.c_str()));
+  }
+  const int iterations = argc > 2 ? std::atoi(argv[2]) : kHistory + 6;
+  std::string scratch = argc > 3 ? argv[3] : "";
+  const double max_fraction = argc > 4 ? std::atof(argv[4]) : 0.7;
+  if (scratch.empty()) {
+    const char* tmp = std::getenv("TMPDIR");
+    scratch = tmp != nullptr && *tmp != '\0' ? tmp : "/tmp";
+  }
+  std::printf("L-BFGS history spill: m = %d, %d iterations, scratch %s\n", kHistory, iterations,
+              scratch.c_str());
+  std::printf("%6s %6s %6s %12s %12s %12s %10s %8s\n", "image", "in_mem", "pairs", "peak RSS MiB",
+              "spill MiB", "s/iteration", "vs in-RAM", "iters");
+  for (int side : sizes) {
+    const double vector_mib = double(side) * side * 8.0 / 1048576.0;
+    double reference = 0.0;
+    struct Config {
+      int limit;
+      bool float_history;
+    };
+    for (const Config c :
+         {Config{10, false}, Config{5, false}, Config{2, false}, Config{2, true}}) {
+      const int limit = c.limit;
+      const double element = c.float_history ? 0.5 : 1.0;  // of a double vector
+      // x, g + 6 work vectors + 2 x limit history (+ the mapped spilled pair).
+      const double predicted_mib =
+          vector_mib * (8 + element * (2 * limit + (limit < kHistory ? 2 : 0)));
+      const double available_mib = procValueKib("/proc/meminfo", "MemAvailable:") / 1024.0;
+      const double spill_mib = 2.0 * (kHistory - limit) * vector_mib * element;
+      if (predicted_mib > max_fraction * available_mib) {
+        std::printf("%6d %6d   skipped: needs ~%.0f MiB, %.0f MiB available\n", side, limit,
+                    predicted_mib, available_mib);
+        continue;
+      }
+      const Result r = runChild(side, limit, c.float_history, iterations, scratch);
+      if (!r.ok) {
+        std::printf("%6d %6d   failed\n", side, limit);
+        continue;
+      }
+      if (limit == kHistory)
+        reference = r.seconds_per_iteration;
+      std::printf(
+          "%6d %6d %6s %12.0f %12.0f %12.3f %10s %8d\n", side, limit,
+          c.float_history ? "float" : "double", r.peak_bytes / 1048576.0, spill_mib,
+          r.seconds_per_iteration,
+          reference > 0.0
+              ? (std::to_string(std::lround(100.0 * r.seconds_per_iteration / reference)) + "%")
+                    .c_str()
+              : "-",
+          r.iterations);
+      std::fflush(stdout);
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,323 @@
+// The L-BFGS history with disk spill: the same directions and iterates (bitwise) as the all-in-RAM
+// history, the spill file sized and placed as configured, and the scratch directory removed at the
+// end of a run, on cancellation and when the objective throws.
+#include <unistd.h>
+
+#include <QtTest>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <stdexcept>
+
+#include "core/rml/lbfgs.h"
+#include "core/rml/lbfgs_history.h"
+#include "core/util/cancellation.h"
+#include "core/util/input_error.h"
+#include "tests/rml/rml_test_support.h"
+
+using namespace apertura;
+using namespace apertura::rml;
+namespace fs = std::filesystem;
+
+namespace {
+
+// sum_i w_i (x_i - b_i)^2 / 2 + sum_i log cosh(x_i - x_i+1): smooth, non-quadratic, coupled, and
+// ill-conditioned enough that L-BFGS uses its whole history for many iterations.
+class CoupledFunction final : public DifferentiableFunction {
+ public:
+  explicit CoupledFunction(std::size_t n) : w_(n), b_(n) {
+    test::Random rng(7);
+    for (std::size_t i = 0; i < n; ++i) {
+      w_[i] = rng.uniform(1e-3, 1.0);
+      b_[i] = rng.uniform(-1.0, 1.0);
+    }
+  }
+  std::size_t dimension() const override { return w_.size(); }
+  double evaluate(const double* x, double* g) override {
+    ++evaluations;
+    if (throw_after > 0 && evaluations > throw_after)
+      throw std::runtime_error("objective failed on purpose");
+    const std::size_t n = w_.size();
+    double f = 0.0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const double r = x[i] - b_[i];
+      f += 0.5 * w_[i] * r * r;
+      if (g != nullptr)
+        g[i] = w_[i] * r;
+    }
+    for (std::size_t i = 0; i + 1 < n; ++i) {
+      const double d = x[i] - x[i + 1];
+      f += std::log(std::cosh(d));
+      if (g != nullptr) {
+        const double t = std::tanh(d);
+        g[i] += t;
+        g[i + 1] -= t;
+      }
+    }
+    return f;
+  }
+  int evaluations = 0;
+  int throw_after = 0;  // > 0: throw from that evaluation on
+
+ private:
+  Vector w_, b_;
+};
+
+bool bitwiseEqual(const Vector& a, const Vector& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
+}
+
+std::size_t entriesIn(const fs::path& dir) {
+  std::size_t n = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir))
+    ++n;
+  return n;
+}
+
+}  // namespace
+
+class TestLbfgsHistory : public QObject {
+  Q_OBJECT
+
+  fs::path scratch_;
+
+ private slots:
+  void init() {
+    scratch_ = fs::temp_directory_path() / ("apertura-test-lbfgs-" + std::to_string(::getpid()) +
+                                            "-" + QTest::currentTestFunction());
+    fs::remove_all(scratch_);
+    fs::create_directories(scratch_);
+  }
+  void cleanup() { fs::remove_all(scratch_); }
+
+  void residentPairsFollowLimitAndThreshold() {
+    LbfgsHistoryOptions o;
+    o.max_corrections = 10;
+    QCOMPARE(LbfgsHistory::residentPairs(1000, o), 10);
+    o.in_memory_limit = 4;
+    QCOMPARE(LbfgsHistory::residentPairs(1000, o), 4);
+    o.in_memory_limit = 40;
+    QCOMPARE(LbfgsHistory::residentPairs(1000, o), 10);
+    o.in_memory_limit = 0;
+    // A pair of 1000 doubles is 16000 bytes: 10 pairs fit in 160000 bytes (all in RAM)...
+    o.memory_threshold_bytes = 160000;
+    QCOMPARE(LbfgsHistory::residentPairs(1000, o), 10);
+    // ... below that, as many as fit less the one mapped spilled pair, at least one.
+    o.memory_threshold_bytes = 159999;
+    QCOMPARE(LbfgsHistory::residentPairs(1000, o), 8);
+    o.memory_threshold_bytes = 100;
+    QCOMPARE(LbfgsHistory::residentPairs(1000, o), 1);
+    // Float pairs are half the size: 80000 bytes hold all 10.
+    o.float_storage = true;
+    o.memory_threshold_bytes = 80000;
+    QCOMPARE(LbfgsHistory::residentPairs(1000, o), 10);
+    o.memory_threshold_bytes = 79999;
+    QCOMPARE(LbfgsHistory::residentPairs(1000, o), 8);
+  }
+
+  // Directions from the same pairs, all in RAM and with 1..m-1 resident, are bitwise equal; the
+  // spill file holds exactly the spilled pairs and disappears with the history.
+  void directionsAreBitwiseIdentical_data() {
+    QTest::addColumn<bool>("float_storage");
+    QTest::newRow("double") << false;
+    QTest::newRow("float") << true;
+  }
+  void directionsAreBitwiseIdentical() {
+    QFETCH(bool, float_storage);
+    const std::size_t n = 3000;
+    const int m = 6;
+    const std::size_t element = float_storage ? sizeof(float) : sizeof(double);
+    test::Random rng(11);
+    LbfgsHistoryOptions all;
+    all.max_corrections = m;
+    all.float_storage = float_storage;
+    LbfgsHistory reference(n, all);
+    std::vector<std::unique_ptr<LbfgsHistory>> spilled;
+    for (int resident = 1; resident < m; ++resident) {
+      LbfgsHistoryOptions o = all;
+      o.in_memory_limit = resident;
+      o.scratch_dir = scratch_.string();
+      spilled.push_back(std::make_unique<LbfgsHistory>(n, o));
+    }
+    const Vector g = rng.vector(n, -1.0, 1.0);
+    for (int k = 0; k < 2 * m + 3; ++k) {  // fills, then wraps both rings
+      Vector s = rng.vector(n, -1.0, 1.0);
+      Vector y = s;
+      for (std::size_t i = 0; i < n; ++i)
+        y[i] = s[i] * (1.0 + rng.uniform(0.0, 2.0));  // s.y > 0
+      {
+        Vector s1 = s, y1 = y;
+        reference.push(s1, y1);
+      }
+      for (auto& h : spilled) {
+        Vector s1 = s, y1 = y;
+        h->push(s1, y1);
+      }
+      Vector d_ref, d;
+      reference.direction(g, d_ref);
+      QCOMPARE(reference.size(), std::min(k + 1, m));
+      for (auto& h : spilled) {
+        h->direction(g, d);
+        QVERIFY2(bitwiseEqual(d, d_ref),
+                 qPrintable(QString("resident %1, pair %2").arg(h->residentCapacity()).arg(k)));
+        const int on_disk = std::max(0, h->size() - h->residentCapacity());
+        QCOMPARE(h->spillBytes(), std::uint64_t(on_disk) * 2 * n * element);
+      }
+    }
+    QCOMPARE(reference.spillDirectory(), std::string());
+    QCOMPARE(entriesIn(scratch_), std::size_t(m - 1));  // one unique directory per history
+    const fs::path dir = spilled.front()->spillDirectory();
+    QVERIFY(fs::exists(dir / "history.bin"));
+    QVERIFY(dir.parent_path() == scratch_);
+    // Ring file of m - resident slots of 2 n doubles.
+    QCOMPARE(std::uint64_t(fs::file_size(dir / "history.bin")),
+             std::uint64_t(m - 1) * 2 * n * element);
+    spilled.clear();
+    QCOMPARE(entriesIn(scratch_), std::size_t(0));
+  }
+
+  // Whole L-BFGS runs (with and without positivity): every iterate and the result bitwise equal.
+  void lbfgsRunsAreBitwiseIdentical_data() {
+    QTest::addColumn<bool>("positivity");
+    QTest::newRow("unconstrained") << false;
+    QTest::newRow("projected") << true;
+  }
+  void lbfgsRunsAreBitwiseIdentical() {
+    QFETCH(bool, positivity);
+    const std::size_t n = 4096;
+    auto run = [&](int in_memory_limit, std::vector<double>* objectives, bool* saw_spill) {
+      CoupledFunction f(n);
+      LbfgsSettings s;
+      s.history = 8;
+      s.in_memory_limit = std::max(0, in_memory_limit);
+      if (in_memory_limit < 0)  // a RAM threshold of 4 pairs: 3 resident + the mapped pair
+        s.memory_threshold_bytes = 4 * 2 * n * sizeof(double);
+      s.scratch_dir = scratch_.string();
+      s.positivity = positivity;
+      s.stop.max_iterations = 60;
+      s.stop.relative_tolerance = -1.0;  // run all iterations
+      s.stop.observer = [&](const IterationReport& r) {
+        objectives->push_back(r.objective);
+        if (r.iteration == 30 && saw_spill != nullptr)
+          *saw_spill = entriesIn(scratch_) == 1;
+      };
+      return minimizeLbfgs(f, Vector(n, 0.0), s);
+    };
+    std::vector<double> ref_objectives;
+    const OptimizerResult ref = run(0, &ref_objectives, nullptr);
+    // Far more iterations than pairs: the rings wrap many times.
+    QVERIFY2(ref.iterations >= 35, qPrintable(QString::number(ref.iterations)));
+    for (int limit : {1, 3, 7, -1}) {
+      std::vector<double> objectives;
+      bool saw_spill = false;
+      const OptimizerResult r = run(limit, &objectives, &saw_spill);
+      QVERIFY2(saw_spill, "the spill directory exists during the run");
+      QVERIFY(bitwiseEqual(r.x, ref.x));
+      QVERIFY(bitwiseEqual(objectives, ref_objectives));
+      QCOMPARE(r.iterations, ref.iterations);
+      QCOMPARE(r.evaluations, ref.evaluations);
+      QCOMPARE(entriesIn(scratch_), std::size_t(0));  // removed at the end
+    }
+  }
+
+  // Float pairs: half the memory, the same minimiser (the recursion still works in double), and
+  // bitwise identical with and without spill.
+  void floatHistoryConvergesToTheSameMinimum() {
+    const std::size_t n = 2000;
+    auto run = [&](bool float_history, int in_memory_limit) {
+      CoupledFunction f(n);
+      LbfgsSettings s;
+      s.history = 8;
+      s.float_history = float_history;
+      s.in_memory_limit = in_memory_limit;
+      s.scratch_dir = scratch_.string();
+      s.stop.max_iterations = 3000;
+      s.stop.relative_tolerance = 0.0;
+      s.stop.gradient_tolerance = 1e-7;
+      return minimizeLbfgs(f, Vector(n, 0.0), s);
+    };
+    const OptimizerResult d = run(false, 0);
+    const OptimizerResult f = run(true, 0);
+    const OptimizerResult f_spill = run(true, 2);
+    qInfo("double: %d iterations (%s), float: %d (%s), |x_f - x_d| / |x_d| = %g", d.iterations,
+          toString(d.reason).c_str(), f.iterations, toString(f.reason).c_str(),
+          test::distance(f.x, d.x) / test::norm(d.x));
+    // Both converge (to the gradient tolerance or to working precision), not to the cap.
+    QVERIFY(d.reason != StopReason::MaxIterations);
+    QVERIFY(f.reason != StopReason::MaxIterations);
+    QVERIFY2(test::distance(f.x, d.x) <= 1e-7 * test::norm(d.x),
+             qPrintable(QString::number(test::distance(f.x, d.x) / test::norm(d.x))));
+    QVERIFY(std::abs(f.objective - d.objective) <= 1e-12 * std::abs(d.objective));
+    QVERIFY(bitwiseEqual(f_spill.x, f.x));
+    QCOMPARE(f_spill.iterations, f.iterations);
+    LbfgsHistoryOptions o;
+    o.max_corrections = 8;
+    o.in_memory_limit = 2;
+    o.float_storage = true;
+    LbfgsHistory h(n, o);
+    QCOMPARE(h.elementBytes(), sizeof(float));
+  }
+
+  void scratchRemovedOnExceptionAndCancel() {
+    const std::size_t n = 2048;
+    {
+      CoupledFunction f(n);
+      f.throw_after = 40;
+      LbfgsSettings s;
+      s.history = 6;
+      s.in_memory_limit = 2;
+      s.scratch_dir = scratch_.string();
+      s.stop.max_iterations = 100;
+      s.stop.relative_tolerance = -1.0;
+      bool spilled = false;
+      s.stop.observer = [&](const IterationReport&) { spilled = spilled || entriesIn(scratch_); };
+      QVERIFY_THROWS_EXCEPTION(std::runtime_error, minimizeLbfgs(f, Vector(n, 0.0), s));
+      QVERIFY(spilled);
+      QCOMPARE(entriesIn(scratch_), std::size_t(0));
+    }
+    {
+      CoupledFunction f(n);
+      CancellationToken cancel;
+      LbfgsSettings s;
+      s.history = 6;
+      s.in_memory_limit = 2;
+      s.scratch_dir = scratch_.string();
+      s.stop.max_iterations = 100;
+      s.stop.relative_tolerance = -1.0;
+      s.stop.cancel = &cancel;
+      s.stop.observer = [&](const IterationReport& r) {
+        if (r.iteration == 20) {
+          QCOMPARE(entriesIn(scratch_), std::size_t(1));
+          cancel.cancel();
+        }
+      };
+      const OptimizerResult r = minimizeLbfgs(f, Vector(n, 0.0), s);
+      QVERIFY(r.reason == StopReason::Cancelled);
+      QCOMPARE(r.iterations, 20);
+      QCOMPARE(entriesIn(scratch_), std::size_t(0));
+    }
+  }
+
+  void unusableScratchDirectoryIsAClearError() {
+    const std::size_t n = 100;
+    LbfgsHistoryOptions o;
+    o.max_corrections = 3;
+    o.in_memory_limit = 1;
+    o.scratch_dir = (scratch_ / "does-not-exist").string();
+    LbfgsHistory h(n, o);
+    Vector s(n, 1.0), y(n, 2.0);
+    h.push(s, y);  // the first pair stays in RAM
+    s.assign(n, 1.0);
+    y.assign(n, 2.0);
+    try {
+      h.push(s, y);
+      QFAIL("expected an error");
+    } catch (const InputError& e) {
+      QCOMPARE(QString::fromStdString(e.path()), QString::fromStdString(o.scratch_dir));
+      QVERIFY(QString(e.what()).contains("scratch directory"));
+    }
+  }
+};
+
+QTEST_GUILESS_MAIN(TestLbfgsHistory)
+#include "test_lbfgs_history.moc"

@@ -7,6 +7,7 @@
 #include "app/cli/demo_command.h"
 #include "app/cli/dirty_command.h"
 #include "app/cli/info_command.h"
+#include "app/cli/plugins_command.h"
 #include "app/cli/run_command.h"
 #include "app/cli/simulate_command.h"
 #include "core/version.h"
@@ -33,6 +34,7 @@ int run(int argc, char** argv) {
 
   apertura::cli::RunOptions run_options;
   auto* run_cmd = apertura::cli::addRunCommand(app, run_options);
+  auto* plugins_cmd = apertura::cli::addPluginsCommand(app);
 
   CLI11_PARSE(app, argc, argv);
 
@@ -46,6 +48,8 @@ int run(int argc, char** argv) {
     return apertura::cli::runDirty(dirty);
   if (*run_cmd)
     return apertura::cli::runProject(run_options);
+  if (*plugins_cmd)
+    return apertura::cli::runPlugins();
   return 2;
 }
 

@@ -1,10 +1,15 @@
 #include "core/io/visibility_source_factory.h"
 
+#include <filesystem>
+
 #include "core/io/dataset_format.h"
 #include "core/io/ms_reader.h"
 #include "core/io/prefetch_source.h"
 #include "core/io/resident_source.h"
 #include "core/io/uvfits_reader.h"
+#include "core/plugin/plugin_dataset_summary.h"
+#include "core/plugin/plugin_visibility_source.h"
+#include "core/util/input_error.h"
 
 namespace apertura {
 
@@ -14,7 +19,19 @@ std::size_t residentBytes(const SourceInfo& info) {
 
 std::unique_ptr<VisibilitySource> openVisibilitySource(const std::string& path,
                                                        const ReadOptions& options) {
-  const DatasetFormat format = detectDatasetFormat(path);
+  DatasetFormat format = DatasetFormat::kUvfits;
+  try {
+    format = detectDatasetFormat(path);
+  } catch (const InputError&) {
+    // Not a built-in format: a plugin reader may know it (plugin_api.h).
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec))
+      throw;
+    const auto& registry = plugin::PluginRegistry::global();
+    if (auto source = plugin::openWithPluginReader(registry, path, options))
+      return source;
+    throw InputError(path, plugin::unknownFormatProblem(registry));
+  }
   PrefetchSource::Opener opener = [path, options, format]() {
     return format == DatasetFormat::kMeasurementSet ? openMeasurementSetReader(path, options)
                                                     : openUvfitsReader(path, options);

@@ -1,10 +1,15 @@
 #include <chrono>
+#include <cstdlib>
+#include <filesystem>
 
+#include "core/engine/memory_estimate.h"
 #include "core/imaging/imaging_operator.h"
+#include "core/pipeline/initial_model.h"
 #include "core/pipeline/mask_raster.h"
 #include "core/pipeline/pipeline_stages.h"
 #include "core/pipeline/point_recorder.h"
 #include "core/pipeline/regularizer_factory.h"
+#include "core/plugin/plugin_optimizer.h"
 #include "core/rml/chi2_term.h"
 #include "core/rml/conjugate_gradient.h"
 #include "core/rml/fit_statistics.h"
@@ -14,6 +19,7 @@
 #include "core/rml/objective_function.h"
 #include "core/rml/proximal_solvers.h"
 #include "core/rml/restore.h"
+#include "core/util/input_error.h"
 
 namespace apertura::pipeline {
 namespace {
@@ -21,9 +27,10 @@ namespace {
 using namespace std::chrono_literals;
 
 rml::LineSearchSettings lineSearch(const std::string& name, rml::LineSearchSettings base) {
-  base.kind = name == "armijo"  ? rml::LineSearchKind::Armijo
-              : name == "brent" ? rml::LineSearchKind::Brent
-                                : rml::LineSearchKind::StrongWolfe;
+  base.kind = name == "armijo"         ? rml::LineSearchKind::Armijo
+              : name == "brent"        ? rml::LineSearchKind::Brent
+              : name == "more-thuente" ? rml::LineSearchKind::MoreThuente
+                                       : rml::LineSearchKind::StrongWolfe;
   return base;
 }
 
@@ -37,6 +44,19 @@ rml::CgBeta betaOf(const std::string& method) {
   if (method == "cg-hz")
     return rml::CgBeta::HagerZhang;
   return rml::CgBeta::PolakRibierePlus;
+}
+
+// Where spilled L-BFGS pairs go: the user's directory, else $TMPDIR, else beside the outputs.
+std::string scratchDirectory(const project::ProjectSettings& s) {
+  if (!s.optimizer.scratch_dir.empty())
+    return s.optimizer.scratch_dir;
+  if (const char* tmp = std::getenv("TMPDIR"); tmp != nullptr && *tmp != '\0')
+    return tmp;
+  if (!s.output.prefix.empty()) {
+    const std::filesystem::path dir = std::filesystem::path(s.output.prefix).parent_path();
+    return dir.empty() ? std::string(".") : dir.string();
+  }
+  return {};  // the history's own default (/tmp)
 }
 
 // The gridding operator in the project's precision, presented to the data term.
@@ -99,18 +119,24 @@ void optimizeAndRestoreStages(engine::RunContext& ctx, const RunData& data, Imag
                                                                  : rml::ImageMapping::Identity;
     const bool project_positive =
         positivity == "projection" || (proximal_solver && positivity != "none");
-    rml::MappedObjective mapped(objective, mapping, mask);
-    rml::DifferentiableFunction& smooth = proximal_solver
-                                              ? objective.smoothPart()
-                                              : static_cast<rml::DifferentiableFunction&>(mapped);
-    PointRecorder recorder(smooth);
-    const std::size_t history =
-        s.optimizer.method == "lbfgs" ? std::size_t(s.optimizer.history) : 2;
+    // The mapping also holds pixels outside the user mask at zero (zero image, zero gradient),
+    // for proximal solvers too: their smooth part sees the masked image, and the model below is
+    // taken through toImage(), so it is zero outside the mask whatever a prox does there.
+    rml::DifferentiableFunction& image_objective =
+        proximal_solver ? objective.smoothPart()
+                        : static_cast<rml::DifferentiableFunction&>(objective);
+    rml::MappedObjective mapped(image_objective, mapping, mask);
+    PointRecorder recorder(mapped);
+    // The optimizer's state as the engine's estimate counts it (RAM only; spill is on disk).
     optimizer_bytes.reset(engine::MemoryCategory::Optimizer,
-                          (2 * history + 3) * npix * sizeof(double));
+                          engine::optimizerMemory(s, npix).ram_bytes);
 
     std::vector<double> image(npix, 0.0);
-    rml::Vector x0(npix, 0.0);
+    if (!s.optimizer.initial_model.empty()) {
+      image = readInitialModel(s.optimizer.initial_model, g, out.phase_centre_ra_rad,
+                               out.phase_centre_dec_rad, positivity != "none", mask);
+    }
+    rml::Vector x0(image.begin(), image.end());
     if (mapping != rml::ImageMapping::Identity)
       mapped.fromImage(image.data(), x0.data(), 1e-8);
 
@@ -137,12 +163,8 @@ void optimizeAndRestoreStages(engine::RunContext& ctx, const RunData& data, Imag
       ctx.observer().iteration(m);
       out.metrics.push_back(m);
       if (throttle.due(r.iteration) && recorder.lastPoint().size() == npix) {
-        if (proximal_solver) {
-          publishImage(ctx, "model", r.iteration, out, recorder.lastPoint().data(), "Jy/pixel");
-        } else {
-          mapped.toImage(recorder.lastPoint().data(), image.data());
-          publishImage(ctx, "model", r.iteration, out, image.data(), "Jy/pixel");
-        }
+        mapped.toImage(recorder.lastPoint().data(), image.data());
+        publishImage(ctx, "model", r.iteration, out, image.data(), "Jy/pixel");
       }
       ctx.checkpoint();  // pause between iterations; cancellation ends the solver here
     };
@@ -152,6 +174,9 @@ void optimizeAndRestoreStages(engine::RunContext& ctx, const RunData& data, Imag
     if (method == "lbfgs") {
       rml::LbfgsSettings ls;
       ls.history = s.optimizer.history;
+      ls.in_memory_limit = s.optimizer.in_memory_limit.value_or(0);
+      ls.scratch_dir = scratchDirectory(s);
+      ls.float_history = s.optimizer.history_precision == "float";
       ls.line_search = lineSearch(s.optimizer.line_search, ls.line_search);
       ls.positivity = project_positive && mapping == rml::ImageMapping::Identity;
       ls.stop = stop;
@@ -167,18 +192,21 @@ void optimizeAndRestoreStages(engine::RunContext& ctx, const RunData& data, Imag
       fs.positivity = project_positive;
       fs.stop = stop;
       result = rml::minimizeFista(recorder, objective.proximalTerms(), x0, fs);
-    } else {
+    } else if (method == "sdmm") {
       rml::SdmmSettings ss;
       ss.positivity = project_positive;
       ss.stop = stop;
       result = rml::minimizeSdmm(&recorder, objective.proximalTerms(), x0, ss);
-    }
-    if (proximal_solver) {
-      out.model = result.x;
     } else {
-      out.model.assign(npix, 0.0);
-      mapped.toImage(result.x.data(), out.model.data());
+      // Validation let it through: a loaded plugin provides it (plugin_api.h).
+      const plugin::OptimizerEntry entry = plugin::PluginRegistry::global().findOptimizer(method);
+      if (!entry.api)
+        throw InputError("optimizer.method", "no loaded plugin provides '" + method + "'");
+      result = plugin::minimizeWithPlugin(
+          entry, recorder, x0, stop, project_positive && mapping == rml::ImageMapping::Identity);
     }
+    out.model.assign(npix, 0.0);
+    mapped.toImage(result.x.data(), out.model.data());
     out.iterations = result.iterations;
     out.stop_reason = rml::toString(result.reason);
     publishImage(ctx, "model", result.iterations, out, out.model.data(), "Jy/pixel");

@@ -2,6 +2,7 @@
 
 #include <set>
 
+#include "core/plugin/plugin_regularizer.h"
 #include "core/rml/gradient_regularizers.h"
 #include "core/rml/pixel_regularizers.h"
 #include "core/util/input_error.h"
@@ -23,10 +24,35 @@ void allowOnly(const project::RegularizerSettings& s, const std::set<std::string
   }
 }
 
+// Types that are not built in name plugin regularizers (plugin_api.h).
+std::shared_ptr<rml::Regularizer> makePluginRegularizer(const project::RegularizerSettings& s,
+                                                        int nx, int ny,
+                                                        const std::vector<double>& mask,
+                                                        const std::string& at) {
+  const auto& registry = plugin::PluginRegistry::global();
+  const plugin::RegularizerEntry entry = registry.findRegularizer(s.type);
+  if (!entry.api)
+    throw InputError(at + ".type", plugin::regularizerTypeProblem(registry, s.type));
+  auto r = std::make_shared<plugin::PluginRegularizer>(
+      entry, nx, ny, plugin::parameterValues(*entry.api, s.parameters, at));
+  if (s.use_mask && !mask.empty()) {
+    if (!entry.api->set_mask)
+      throw InputError(at + ".use_mask", "regularizer '" + s.type + "' does not support masks");
+    r->setPluginMask(mask);
+  }
+  return r;
+}
+
 }  // namespace
 
 bool isNonSmoothType(const std::string& type) {
-  return type == "l1" || type == "tv" || type == "tv-aniso";
+  if (type == "l1" || type == "tv" || type == "tv-aniso")
+    return true;
+  if (plugin::isBuiltinRegularizer(type))
+    return false;
+  // A plugin term with a prox is treated like the built-in non-smooth ones.
+  const plugin::RegularizerEntry entry = plugin::PluginRegistry::global().findRegularizer(type);
+  return entry.api != nullptr && entry.api->prox != nullptr;
 }
 
 std::shared_ptr<rml::Regularizer> makeRegularizer(const project::RegularizerSettings& s, int nx,
@@ -61,8 +87,7 @@ std::shared_ptr<rml::Regularizer> makeRegularizer(const project::RegularizerSett
     allowOnly(s, {"delta"}, at);
     r = std::make_shared<rml::HuberRegularizer>(nx, ny, parameter(s, "delta", 1e-3));
   } else {
-    throw InputError(at + ".type", "unknown regularizer '" + s.type +
-                                       "' (l1, l2, entropy, tv, tv-aniso, tsv, laplacian, huber)");
+    return makePluginRegularizer(s, nx, ny, mask, at);
   }
   if (s.use_mask && !mask.empty())
     r->setMask(mask);

@@ -162,17 +162,23 @@ void readImaging(ObjectReader r, ImagingSettings& i) {
   r.finish();
 }
 
-void readOptimizer(ObjectReader r, OptimizerSettings& o) {
+void readOptimizer(ObjectReader r, OptimizerSettings& o, const std::string& base_dir) {
   r.get("method", o.method);
   r.get("line_search", o.line_search);
   r.get("max_iterations", o.max_iterations);
   r.get("history", o.history);
+  r.get("in_memory_limit", o.in_memory_limit);
+  r.get("scratch_dir", o.scratch_dir);
+  r.get("history_precision", o.history_precision);
   r.get("relative_tolerance", o.relative_tolerance);
   r.get("gradient_tolerance", o.gradient_tolerance);
   r.get("time_limit_s", o.time_limit_s);
   r.get("positivity", o.positivity);
   r.get("snapshot_every", o.snapshot_every);
+  r.get("initial_model", o.initial_model);
   r.finish();
+  if (!o.initial_model.empty() && fs::path(o.initial_model).is_relative() && !base_dir.empty())
+    o.initial_model = (fs::path(base_dir) / o.initial_model).lexically_normal().string();
 }
 
 void readOutput(ObjectReader r, OutputSettings& o, const std::string& base_dir) {
@@ -193,6 +199,35 @@ void readOutput(ObjectReader r, OutputSettings& o, const std::string& base_dir) 
   }
   r.get("model_in_place", o.model_in_place);
   r.finish();
+}
+
+void readView(ObjectReader r, ViewSettings& v) {
+  r.get("colormap", v.colormap);
+  r.get("invert", v.invert);
+  r.get("scaling", v.scaling);
+  r.get("power_exponent", v.power_exponent);
+  r.get("clip", v.clip);
+  r.get("clip_percent", v.clip_percent);
+  r.get("user_min", v.user_min);
+  r.get("user_max", v.user_max);
+  r.get("zoom", v.zoom);
+  r.get("center_x", v.center_x);
+  r.get("center_y", v.center_y);
+  r.finish();
+}
+
+json viewJson(const ViewSettings& v) {
+  return {{"colormap", v.colormap},
+          {"invert", v.invert},
+          {"scaling", v.scaling},
+          {"power_exponent", v.power_exponent},
+          {"clip", v.clip},
+          {"clip_percent", v.clip_percent},
+          {"user_min", v.user_min},
+          {"user_max", v.user_max},
+          {"zoom", optionalJson(v.zoom)},
+          {"center_x", v.center_x},
+          {"center_y", v.center_y}};
 }
 
 template <typename Fn>
@@ -252,11 +287,15 @@ std::string projectToJson(const ProjectSettings& s, const std::string& base_dir)
                     {"line_search", o.line_search},
                     {"max_iterations", o.max_iterations},
                     {"history", o.history},
+                    {"in_memory_limit", optionalJson(o.in_memory_limit)},
+                    {"scratch_dir", o.scratch_dir},
+                    {"history_precision", o.history_precision},
                     {"relative_tolerance", o.relative_tolerance},
                     {"gradient_tolerance", o.gradient_tolerance},
                     {"time_limit_s", optionalJson(o.time_limit_s)},
                     {"positivity", o.positivity},
-                    {"snapshot_every", o.snapshot_every}};
+                    {"snapshot_every", o.snapshot_every},
+                    {"initial_model", relativeIfBelow(o.initial_model, base_dir)}};
   j["mask"] = json::array();
   for (const auto& m : s.mask) {
     j["mask"].push_back({{"shape", m.shape}, {"subtract", m.subtract}, {"values", m.values}});
@@ -275,6 +314,9 @@ std::string projectToJson(const ProjectSettings& s, const std::string& base_dir)
                  {"residual_column", out.residual_column},
                  {"model_ms", relativeIfBelow(out.model_ms, base_dir)},
                  {"model_in_place", out.model_in_place}};
+  j["views"] = json::object();
+  for (const auto& [name, view] : s.views)
+    j["views"][name] = viewJson(view);
   return j.dump(2) + "\n";
 }
 
@@ -308,7 +350,7 @@ ProjectSettings projectFromJson(const std::string& text, const std::string& base
   if (const json* i = top.child("imaging"))
     readImaging(ObjectReader(*i, "imaging", source), s.imaging);
   if (const json* o = top.child("optimizer"))
-    readOptimizer(ObjectReader(*o, "optimizer", source), s.optimizer);
+    readOptimizer(ObjectReader(*o, "optimizer", source), s.optimizer, base_dir);
   if (const json* o = top.child("output"))
     readOutput(ObjectReader(*o, "output", source), s.output, base_dir);
   readArray(top, "regularizers", [&](ObjectReader r) {
@@ -333,6 +375,12 @@ ProjectSettings projectFromJson(const std::string& text, const std::string& base
     r.finish();
     s.mask.push_back(std::move(m));
   });
+  if (const json* v = top.child("views")) {
+    if (!v->is_object())
+      top.fail("views", std::string("expected an object, got ") + typeName(*v));
+    for (const auto& [name, view] : v->items())
+      readView(ObjectReader(view, "views." + name, source), s.views[name]);
+  }
   top.finish();
   try {
     validateProject(s);

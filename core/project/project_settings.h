@@ -55,7 +55,7 @@ struct RegularizerSettings {
 
 struct OptimizerSettings {
   std::string method = "lbfgs";       // lbfgs, cg-fr, cg-pr, cg-hs, cg-dy, cg-hz, fista, sdmm
-  std::string line_search = "wolfe";  // armijo, wolfe, brent
+  std::string line_search = "wolfe";  // armijo, wolfe, more-thuente, brent
   int max_iterations = 100;
   int history = 10;  // L-BFGS correction pairs
   double relative_tolerance = 1e-7;
@@ -63,6 +63,16 @@ struct OptimizerSettings {
   std::optional<double> time_limit_s;
   std::string positivity = "projection";  // none, projection, softplus, log
   int snapshot_every = 5;                 // iterations between image snapshots
+  // L-BFGS pairs kept in RAM; the older ones spill to disk (results identical). auto: all.
+  std::optional<int> in_memory_limit;
+  // Directory for the spilled pairs (a unique subdirectory, removed after the run).
+  // Empty (auto): $TMPDIR, else the output directory.
+  std::string scratch_dir;
+  // Precision of the stored L-BFGS pairs: double, or float (half the RAM and spill).
+  std::string history_precision = "double";
+  // Start from this model (FITS, Jy/pixel, the image's size) instead of an empty image: resumes
+  // an earlier run from its -model.fits. Empty: start from zero.
+  std::string initial_model;
 };
 
 // A mask region in image pixel coordinates (0-based, x then y). Regions are applied in order:
@@ -91,6 +101,22 @@ struct OutputSettings {
   bool model_in_place = false;
 };
 
+// How one image view looked when the project was saved, so reopening shows the same picture.
+// Plain strings (the names the view toolbar shows) keep core free of the GUI's enums.
+struct ViewSettings {
+  std::string colormap = "inferno";  // gray, viridis, inferno, magma, cubehelix, coolwarm
+  bool invert = false;
+  std::string scaling = "linear";   // linear, log, sqrt, asinh, power, histeq
+  double power_exponent = 2.0;      // for scaling "power"
+  std::string clip = "percentile";  // minmax, percentile, user
+  double clip_percent = 99.5;       // central fraction kept, for clip "percentile"
+  double user_min = 0.0;            // for clip "user"
+  double user_max = 1.0;
+  std::optional<double> zoom;  // screen pixels per image pixel; auto: fit to the window
+  double center_x = 0.0;       // image pixel (0-based) at the view centre, used with a zoom
+  double center_y = 0.0;
+};
+
 struct ProjectSettings {
   static constexpr int kSchemaVersion = 1;
 
@@ -101,6 +127,9 @@ struct ProjectSettings {
   OptimizerSettings optimizer;
   std::vector<MaskRegion> mask;
   OutputSettings output;
+  // Per image view (dirty, psf, model, residual, restored, ...); a view not listed keeps its
+  // defaults, so files written before views were saved still load.
+  std::map<std::string, ViewSettings> views;
 };
 
 // A default project: Briggs 0.5, 512^2, L-BFGS with a small L1 + TSV pair.

@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/plugin/plugin_registry.h"
 #include "core/project/project_file.h"
 #include "core/util/input_error.h"
 
@@ -73,6 +74,13 @@ void validateProject(const ProjectSettings& s) {
     const auto& r = s.regularizers[i];
     const std::string at = "regularizers[" + std::to_string(i) + "]";
     require(!r.type.empty(), at + ".type", "must name a regularizer");
+    // Built in, or provided by a loaded plugin: a project naming a missing plugin says so here.
+    // (Plugins are discovered only when a project names a type that is not built in.)
+    if (!plugin::isBuiltinRegularizer(r.type)) {
+      const std::string problem =
+          plugin::regularizerTypeProblem(plugin::PluginRegistry::global(), r.type);
+      require(problem.empty(), at + ".type", problem);
+    }
     require(finite(r.lambda) && r.lambda >= 0.0, at + ".lambda", "must be >= 0");
     for (const auto& [key, value] : r.parameters) {
       require(finite(value), at + ".parameters." + key, "must be a finite number");
@@ -80,11 +88,25 @@ void validateProject(const ProjectSettings& s) {
   }
 
   const auto& o = s.optimizer;
-  oneOf(o.method, {"lbfgs", "cg-fr", "cg-pr", "cg-hs", "cg-dy", "cg-hz", "fista", "sdmm"},
-        "optimizer.method");
-  oneOf(o.line_search, {"armijo", "wolfe", "brent"}, "optimizer.line_search");
+  const auto& methods = plugin::builtinOptimizerNames();
+  if (std::find(methods.begin(), methods.end(), o.method) == methods.end() &&
+      !plugin::PluginRegistry::global().findOptimizer(o.method).api) {
+    // Neither built in nor provided by a loaded plugin.
+    std::string list;
+    for (const auto& m : methods)
+      list += (list.empty() ? "" : ", ") + m;
+    throw InputError("optimizer.method", "'" + o.method + "' is not one of: " + list +
+                                             ", nor an optimizer of a loaded "
+                                             "plugin (searched: " +
+                                             plugin::PluginRegistry::global().searchPathText() +
+                                             ")");
+  }
+  oneOf(o.line_search, {"armijo", "wolfe", "more-thuente", "brent"}, "optimizer.line_search");
   require(o.max_iterations >= 0, "optimizer.max_iterations", "must be >= 0");
   require(o.history >= 1 && o.history <= 1000, "optimizer.history", "must lie in [1, 1000]");
+  require(!o.in_memory_limit || (*o.in_memory_limit >= 1 && *o.in_memory_limit <= o.history),
+          "optimizer.in_memory_limit", "must lie in [1, optimizer.history]");
+  oneOf(o.history_precision, {"double", "float"}, "optimizer.history_precision");
   require(finite(o.relative_tolerance) && o.relative_tolerance >= 0.0,
           "optimizer.relative_tolerance", "must be >= 0");
   require(finite(o.gradient_tolerance) && o.gradient_tolerance >= 0.0,
@@ -105,6 +127,28 @@ void validateProject(const ProjectSettings& s) {
             "output.residual_column", "must name a new column (never DATA or CORRECTED_DATA)");
     require(!s.output.write_model_column || s.output.residual_column != s.output.model_column,
             "output.residual_column", "must differ from output.model_column");
+  }
+
+  for (const auto& [name, v] : s.views) {
+    const std::string at = "views." + name;
+    require(!name.empty(), "views", "a view needs a name");
+    oneOf(v.colormap, {"gray", "viridis", "inferno", "magma", "cubehelix", "coolwarm"},
+          at + ".colormap");
+    oneOf(v.scaling, {"linear", "log", "sqrt", "asinh", "power", "histeq"}, at + ".scaling");
+    require(finite(v.power_exponent) && v.power_exponent > 0.0, at + ".power_exponent",
+            "must be > 0");
+    oneOf(v.clip, {"minmax", "percentile", "user"}, at + ".clip");
+    require(finite(v.clip_percent) && v.clip_percent > 0.0 && v.clip_percent <= 100.0,
+            at + ".clip_percent", "must lie in (0, 100]");
+    require(finite(v.user_min) && finite(v.user_max), at + ".user_min",
+            "user_min and user_max must be finite");
+    require(v.clip != "user" || v.user_max > v.user_min, at + ".user_max",
+            "must be above user_min when clip is \"user\"");
+    // The range the image view accepts (1/64 .. 256 screen pixels per image pixel).
+    require(!v.zoom || (finite(*v.zoom) && *v.zoom >= 1.0 / 64.0 && *v.zoom <= 256.0), at + ".zoom",
+            "must lie in [1/64, 256] or be \"auto\"");
+    require(finite(v.center_x) && finite(v.center_y), at + ".center_x",
+            "center_x and center_y must be finite");
   }
 
   for (std::size_t i = 0; i < s.mask.size(); ++i) {

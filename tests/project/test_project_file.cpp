@@ -23,7 +23,19 @@ ProjectSettings everyFieldSet(const std::string& data_path) {
   s.imaging = {1024, 768, 0.05, "kaiser-bessel", 1e-6, 1.5, true, "cuda", 1, 2, "double"};
   s.regularizers = {{"entropy", 0.01, true, {{"prior", 1e-5}}},
                     {"tv", 0.002, false, {{"epsilon", 1e-8}, {"weight", 2.0}}}};
-  s.optimizer = {"cg-hz", "brent", 250, 7, 1e-9, 1e-12, 120.0, "softplus", 3};
+  s.optimizer = {"cg-hz",
+                 "brent",
+                 250,
+                 7,
+                 1e-9,
+                 1e-12,
+                 120.0,
+                 "softplus",
+                 3,
+                 3,
+                 "/scratch/apertura",
+                 "float",
+                 data_path + "-previous-model.fits"};
   s.mask = {{"rectangle", false, {1, 2, 30, 40}},
             {"ellipse", true, {10, 10, 5, 3, 30}},
             {"polygon", false, {0, 0, 10, 0, 5, 8}}};
@@ -77,6 +89,13 @@ class TestProjectFile : public QObject {
     QCOMPARE(b.regularizers[1].parameters.at("weight"), 2.0);
     QCOMPARE(b.mask[2].values.size(), std::size_t(6));
     QCOMPARE(*b.optimizer.time_limit_s, 120.0);
+    QCOMPARE(*b.optimizer.in_memory_limit, 3);
+    QCOMPARE(b.optimizer.scratch_dir, std::string("/scratch/apertura"));
+    QCOMPARE(b.optimizer.history_precision, std::string("float"));
+    QCOMPARE(b.optimizer.initial_model, a.optimizer.initial_model);
+    // Stored relative to the project file, like the data set.
+    QVERIFY(projectToJson(b, base).find("\"initial_model\": \"data/obs.ms-previous-model.fits\"") !=
+            std::string::npos);
     QCOMPARE(b.imaging.precision, std::string("double"));
   }
 
@@ -92,6 +111,9 @@ class TestProjectFile : public QObject {
     QCOMPARE(back.data.path, base + "/sub/x.ms");
     QVERIFY(!back.imaging.cell_arcsec.has_value());
     QVERIFY(!back.data.chunk_rows.has_value());
+    QVERIFY(text.find("\"in_memory_limit\": \"auto\"") != std::string::npos);
+    QVERIFY(!back.optimizer.in_memory_limit.has_value());
+    QVERIFY(back.optimizer.scratch_dir.empty());
     // Outside the project folder the path stays absolute.
     s.data.path = "/elsewhere/y.ms";
     QVERIFY(projectToJson(s, base).find("\"/elsewhere/y.ms\"") != std::string::npos);
@@ -133,6 +155,13 @@ class TestProjectFile : public QObject {
     QTest::newRow("bad vocabulary")
         << QString::fromStdString(minimal("\"optimizer\": {\"method\": \"newton\"}"))
         << "optimizer.method: 'newton' is not one of: lbfgs";
+    QTest::newRow("in-memory limit above history")
+        << QString::fromStdString(
+               minimal("\"optimizer\": {\"history\": 5, \"in_memory_limit\": 6}"))
+        << "optimizer.in_memory_limit: must lie in [1, optimizer.history]";
+    QTest::newRow("history precision")
+        << QString::fromStdString(minimal("\"optimizer\": {\"history_precision\": \"half\"}"))
+        << "optimizer.history_precision: 'half' is not one of: double";
     QTest::newRow("polygon too short")
         << QString::fromStdString(
                minimal("\"mask\": [{\"shape\": \"polygon\", \"values\": [1, 2, 3, 4]}]"))

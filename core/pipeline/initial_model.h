@@ -1,0 +1,19 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/imaging/image_geometry.h"
+
+namespace apertura::pipeline {
+
+// The starting image of an optimisation read from a model FITS file (Jy/pixel), e.g. an earlier
+// run's -model.fits: it must have the run's size, cell and phase centre (an image on another grid
+// would start the solver from a shifted or rescaled sky without any sign of it). Blank (NaN)
+// pixels become 0, negative ones too when `positive`, and pixels outside `mask` (when not empty)
+// are 0. Throws InputError naming optimizer.initial_model and the file.
+std::vector<double> readInitialModel(const std::string& path, const imaging::ImageGeometry& g,
+                                     double ra_rad, double dec_rad, bool positive,
+                                     const std::vector<double>& mask);
+
+}  // namespace apertura::pipeline

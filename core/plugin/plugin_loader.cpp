@@ -1,0 +1,144 @@
+#include "core/plugin/plugin_loader.h"
+
+#include <dlfcn.h>
+
+#include <cstring>
+#include <exception>
+#include <set>
+
+namespace apertura::plugin {
+namespace {
+
+bool hasText(const char* s) {
+  return s != nullptr && s[0] != '\0';
+}
+
+std::string checkRegularizer(const AperturaRegularizerV1& r, std::size_t index) {
+  const std::string at = "regularizer #" + std::to_string(index);
+  if (!hasText(r.name))
+    return at + " has no name";
+  const std::string named = "regularizer '" + std::string(r.name) + "'";
+  if (!r.create || !r.destroy || !r.evaluate)
+    return named + " lacks create(), destroy() or evaluate()";
+  if (r.num_parameters > 0 && !r.parameters)
+    return named + " declares parameters but gives no table";
+  std::set<std::string> names;
+  for (std::size_t k = 0; k < r.num_parameters; ++k) {
+    const AperturaParameterV1& p = r.parameters[k];
+    if (!hasText(p.name))
+      return named + ": parameter #" + std::to_string(k) + " has no name";
+    if (!names.insert(p.name).second)
+      return named + ": parameter '" + std::string(p.name) + "' appears twice";
+    if (!(p.min_value <= p.default_value && p.default_value <= p.max_value))
+      return named + ": default of parameter '" + std::string(p.name) + "' is outside its range";
+  }
+  return {};
+}
+
+std::string checkReader(const AperturaReaderV1& r, std::size_t index) {
+  if (!hasText(r.name))
+    return "reader #" + std::to_string(index) + " has no name";
+  if (!r.probe || !r.open || !r.close)
+    return "reader '" + std::string(r.name) + "' lacks probe(), open() or close()";
+  return {};
+}
+
+std::string checkOptimizer(const AperturaOptimizerV1& o, std::size_t index) {
+  if (!hasText(o.name))
+    return "optimizer #" + std::to_string(index) + " has no name";
+  const std::string named = "optimizer '" + std::string(o.name) + "'";
+  if (!o.minimize)
+    return named + " lacks minimize()";
+  if (o.num_parameters > 0 && !o.parameters)
+    return named + " declares parameters but gives no table";
+  for (std::size_t k = 0; k < o.num_parameters; ++k) {
+    const AperturaParameterV1& p = o.parameters[k];
+    if (!hasText(p.name) || !(p.min_value <= p.default_value && p.default_value <= p.max_value))
+      return named + ": parameter #" + std::to_string(k) +
+             " has no name or a default outside "
+             "its range";
+  }
+  return {};
+}
+
+}  // namespace
+
+std::string validatePluginDescription(const AperturaPluginV1& api) {
+  if (api.abi_version != APERTURA_PLUGIN_ABI_VERSION) {
+    return "plugin interface version " + std::to_string(api.abi_version) + ", Apertura supports " +
+           std::to_string(APERTURA_PLUGIN_ABI_VERSION);
+  }
+  if (!hasText(api.name))
+    return "the plugin has no name";
+  if (api.num_regularizers > 0 && !api.regularizers)
+    return "declares regularizers but gives no table";
+  if (api.num_readers > 0 && !api.readers)
+    return "declares readers but gives no table";
+  if (api.num_optimizers > 0 && !api.optimizers)
+    return "declares optimizers but gives no table";
+  if (api.num_regularizers == 0 && api.num_readers == 0 && api.num_optimizers == 0)
+    return "provides no regularizers, readers or optimizers";
+  for (std::size_t i = 0; i < api.num_regularizers; ++i) {
+    if (auto e = checkRegularizer(api.regularizers[i], i); !e.empty())
+      return e;
+  }
+  for (std::size_t i = 0; i < api.num_readers; ++i) {
+    if (auto e = checkReader(api.readers[i], i); !e.empty())
+      return e;
+  }
+  for (std::size_t i = 0; i < api.num_optimizers; ++i) {
+    if (auto e = checkOptimizer(api.optimizers[i], i); !e.empty())
+      return e;
+  }
+  return {};
+}
+
+PluginLoadResult loadPlugin(const std::string& path) {
+  PluginLoadResult result;
+  result.plugin.path = path;
+  // Clear any stale error so dlerror() below describes this call.
+  dlerror();
+  void* library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!library) {
+    const char* why = dlerror();
+    result.error = path + ": cannot be loaded (" + std::string(why ? why : "unknown error") + ")";
+    return result;
+  }
+  void* symbol = dlsym(library, APERTURA_PLUGIN_ENTRY_SYMBOL);
+  if (!symbol) {
+    dlclose(library);
+    result.error = path + ": not an Apertura plugin (no symbol " APERTURA_PLUGIN_ENTRY_SYMBOL ")";
+    return result;
+  }
+  // POSIX guarantees object and function pointers convert through dlsym's void*.
+  AperturaPluginEntryFn entry = nullptr;
+  static_assert(sizeof(entry) == sizeof(symbol), "function and object pointers differ in size");
+  std::memcpy(&entry, &symbol, sizeof(entry));
+  const AperturaPluginV1* api = nullptr;
+  try {
+    api = entry();
+  } catch (const std::exception& e) {
+    // A C++ plugin that broke the no-exceptions rule at its entry point.
+    dlclose(library);
+    result.error = path + ": " APERTURA_PLUGIN_ENTRY_SYMBOL "() threw: " + e.what();
+    return result;
+  } catch (...) {
+    dlclose(library);
+    result.error = path + ": " APERTURA_PLUGIN_ENTRY_SYMBOL "() threw an exception";
+    return result;
+  }
+  if (!api) {
+    dlclose(library);
+    result.error = path + ": " APERTURA_PLUGIN_ENTRY_SYMBOL "() returned no description";
+    return result;
+  }
+  if (const std::string problem = validatePluginDescription(*api); !problem.empty()) {
+    dlclose(library);
+    result.error = path + ": " + problem;
+    return result;
+  }
+  result.plugin.api = api;
+  return result;
+}
+
+}  // namespace apertura::plugin

@@ -1,0 +1,150 @@
+// Plugin discovery and refusal: the two example plugins load from the build tree; a plugin with
+// another interface version and a library that is not a plugin are refused with clear messages,
+// and the application carries on.
+#include <QtTest>
+#include <cstdlib>
+#include <string>
+
+#include "core/pipeline/regularizer_factory.h"
+#include "core/plugin/plugin_registry.h"
+#include "core/util/input_error.h"
+
+using namespace apertura;
+using namespace apertura::plugin;
+
+namespace {
+
+std::string pluginDir() {
+  const char* env = std::getenv("APERTURA_PLUGIN_PATH");
+  return env ? env : "";
+}
+
+}  // namespace
+
+class TestPluginLoading : public QObject {
+  Q_OBJECT
+ private slots:
+  void examplePluginsLoadFromTheBuildTree() {
+    QVERIFY2(!pluginDir().empty(), "APERTURA_PLUGIN_PATH is not set");
+    const PluginRegistry& registry = PluginRegistry::global();
+    QVERIFY(registry.searchPath().front() == pluginDir());
+    // Later directories (the user's, the installed one) may hold more: only the build tree's
+    // plugins are checked, and they come first.
+    for (const auto& r : registry.refused())
+      QVERIFY2(r.path.rfind(pluginDir(), 0) != 0, r.reason.c_str());
+    QVERIFY(registry.plugins().size() >= 2);
+    QCOMPARE(std::string(registry.plugins()[0].api->name), std::string("csv"));
+    QCOMPARE(std::string(registry.plugins()[1].api->name), std::string("wavelet"));
+    QVERIFY(registry.plugins()[1].path.rfind(pluginDir(), 0) == 0);
+
+    const RegularizerEntry wavelet = registry.findRegularizer("wavelet");
+    QVERIFY(wavelet.api != nullptr);
+    QCOMPARE(std::string(wavelet.plugin->api->name), std::string("wavelet"));
+    QVERIFY(wavelet.api->prox != nullptr);
+    QCOMPARE(wavelet.api->num_parameters, std::size_t(4));
+    QCOMPARE(std::string(wavelet.api->parameters[0].name), std::string("scales"));
+    QCOMPARE(wavelet.api->parameters[0].default_value, 4.0);
+    QVERIFY(registry.findRegularizer("l1").api == nullptr);  // built-ins are not plugins
+    // Plugin terms with a prox go to proximal solvers like the built-in non-smooth ones.
+    QVERIFY(pipeline::isNonSmoothType("wavelet"));
+    QVERIFY(!pipeline::isNonSmoothType("tsv"));
+    // The CSV reader claims CSV files by their header only.
+    QVERIFY(registry.findReader(std::string(__FILE__)).api == nullptr);
+  }
+
+  void wrongInterfaceVersionIsRefused() {
+    const PluginLoadResult r = loadPlugin(APERTURA_BAD_ABI_PLUGIN);
+    QVERIFY(!r.ok());
+    QCOMPARE(r.error, std::string(APERTURA_BAD_ABI_PLUGIN) +
+                          ": plugin interface version 99, Apertura supports 1");
+  }
+
+  void libraryWithoutEntryIsRefused() {
+    const PluginLoadResult r = loadPlugin(APERTURA_NOT_A_PLUGIN);
+    QVERIFY(!r.ok());
+    QCOMPARE(r.error, std::string(APERTURA_NOT_A_PLUGIN) +
+                          ": not an Apertura plugin (no symbol apertura_plugin_entry)");
+  }
+
+  void missingOrBrokenFilesAreRefused() {
+    const PluginLoadResult missing = loadPlugin("/nonexistent/libx.so");
+    QVERIFY(!missing.ok());
+    QVERIFY2(missing.error.rfind("/nonexistent/libx.so: cannot be loaded (", 0) == 0,
+             missing.error.c_str());
+    // A text file named like a library.
+    QTemporaryDir dir;
+    const std::string fake = dir.path().toStdString() + "/libfake.so";
+    QFile f(QString::fromStdString(fake));
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("this is not an ELF file\n");
+    f.close();
+    const PluginLoadResult bad = loadPlugin(fake);
+    QVERIFY(!bad.ok());
+    QVERIFY2(bad.error.rfind(fake + ": cannot be loaded (", 0) == 0, bad.error.c_str());
+  }
+
+  void registryKeepsGoodPluginsAndListsRefusedOnes() {
+    // Good directory twice (loaded once), then the directory with the two broken libraries.
+    const PluginRegistry registry({pluginDir(), pluginDir(), APERTURA_BAD_PLUGIN_DIR});
+    QCOMPARE(registry.plugins().size(), std::size_t(2));
+    QCOMPARE(registry.refused().size(), std::size_t(2));
+    QVERIFY(registry.refused()[0].reason.find("plugin interface version 99") != std::string::npos);
+    QVERIFY(registry.refused()[1].reason.find("no symbol apertura_plugin_entry") !=
+            std::string::npos);
+    QCOMPARE(registry.searchPathText(),
+             pluginDir() + ":" + pluginDir() + ":" + APERTURA_BAD_PLUGIN_DIR);
+  }
+
+  void descriptionsAreValidated() {
+    AperturaPluginV1 api{};
+    api.abi_version = APERTURA_PLUGIN_ABI_VERSION;
+    api.name = "x";
+    QCOMPARE(validatePluginDescription(api),
+             std::string("provides no regularizers, readers or optimizers"));
+    AperturaParameterV1 p{"alpha", 5.0, 0.0, 1.0, "out of range default"};
+    AperturaRegularizerV1 r{};
+    r.name = "r";
+    QCOMPARE((api.regularizers = &r, api.num_regularizers = 1, validatePluginDescription(api)),
+             std::string("regularizer 'r' lacks create(), destroy() or evaluate()"));
+    r.create = [](int, int, const double*, char*, size_t) -> void* { return nullptr; };
+    r.destroy = [](void*) {};
+    r.evaluate = [](void*, const double*, double*, double, double*, char*, size_t) { return 0; };
+    r.parameters = &p;
+    r.num_parameters = 1;
+    QCOMPARE(validatePluginDescription(api),
+             std::string("regularizer 'r': default of parameter 'alpha' is outside its range"));
+    p.default_value = 0.5;
+    QCOMPARE(validatePluginDescription(api), std::string());
+  }
+
+  void missingPluginRegularizerSaysSo() {
+    project::RegularizerSettings s;
+    s.type = "curvelet";
+    s.lambda = 1.0;
+    try {
+      pipeline::makeRegularizer(s, 8, 8, {}, 2);
+      QFAIL("no exception");
+    } catch (const InputError& e) {
+      const std::string what = e.what();
+      QVERIFY2(what.rfind("regularizers[2].type: unknown regularizer 'curvelet'", 0) == 0,
+               what.c_str());
+      QVERIFY2(what.find("plugin is not loaded (searched: " + pluginDir()) != std::string::npos,
+               what.c_str());
+    }
+    // Unknown parameter and out-of-range value of a plugin term.
+    s.type = "wavelet";
+    s.parameters = {{"levels", 3.0}};
+    QVERIFY_THROWS_EXCEPTION(InputError, pipeline::makeRegularizer(s, 8, 8, {}, 0));
+    s.parameters = {{"scales", 42.0}};
+    try {
+      pipeline::makeRegularizer(s, 8, 8, {}, 0);
+      QFAIL("no exception");
+    } catch (const InputError& e) {
+      QCOMPARE(std::string(e.what()),
+               std::string("regularizers[0].parameters.scales: must lie in [1, 10], got 42"));
+    }
+  }
+};
+
+QTEST_GUILESS_MAIN(TestPluginLoading)
+#include "test_plugin_loading.moc"

@@ -1,0 +1,95 @@
+// Plugin regularizers in the run settings panel: their λ and parameters (ranges and defaults from
+// the plugin) become project terms, a loaded project fills them in, and a term of a missing plugin
+// is kept and reported rather than dropped.
+#include <QDoubleSpinBox>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QtTest>
+
+#include "gui/panels/plugin_regularizers_box.h"
+#include "gui/panels/run_settings_panel.h"
+
+using namespace apertura;
+using apertura::gui::PluginRegularizersBox;
+using apertura::gui::RunSettingsPanel;
+
+namespace {
+
+const project::RegularizerSettings* find(const project::ProjectSettings& s, const char* type) {
+  for (const auto& r : s.regularizers) {
+    if (r.type == type)
+      return &r;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+class TestPluginSettings : public QObject {
+  Q_OBJECT
+ private slots:
+  void pluginTermsAppearAndRoundTrip() {
+    RunSettingsPanel panel;
+    auto* box = panel.findChild<PluginRegularizersBox*>();
+    QVERIFY(box);
+    QSignalSpy ready(box, &PluginRegularizersBox::ready);
+    QVERIFY(ready.count() > 0 || ready.wait(10000));
+    QCOMPARE(box->termCount(), 1);  // the wavelet plugin's term
+    auto* lambda = panel.findChild<QLineEdit*>("lambda-wavelet");
+    auto* scales = panel.findChild<QDoubleSpinBox*>("wavelet-scales");
+    QVERIFY(lambda && scales);
+    QCOMPARE(scales->value(), 4.0);  // the plugin's default and range
+    QCOMPARE(scales->maximum(), 10.0);
+
+    // Off (λ 0) by default; on with its parameters once λ is set.
+    QVERIFY(!find(*panel.settings({}), "wavelet"));
+    lambda->setText("25");
+    scales->setValue(3);
+    auto s = panel.settings({});
+    QVERIFY2(s, qPrintable(panel.validationMessage()));
+    const auto* w = find(*s, "wavelet");
+    QVERIFY(w);
+    QCOMPARE(w->lambda, 25.0);
+    QCOMPARE(w->parameters.at("scales"), 3.0);
+    QCOMPARE(w->parameters.at("include_coarse"), 0.0);
+
+    // A project's plugin term fills the fields.
+    project::ProjectSettings p;
+    p.regularizers = {{"l1", 1e-4, false, {}},
+                      {"wavelet", 7.0, false, {{"scales", 5.0}, {"include_coarse", 1.0}}}};
+    panel.setSettings(p);
+    QCOMPARE(lambda->text(), QString("7"));
+    QCOMPARE(scales->value(), 5.0);
+    s = panel.settings({});
+    QVERIFY(s);
+    QCOMPARE(find(*s, "wavelet")->parameters.at("include_coarse"), 1.0);
+    QVERIFY(find(*s, "l1"));
+    const QByteArray artifacts = qgetenv("APERTURA_TEST_ARTIFACTS");
+    if (!artifacts.isEmpty())
+      panel.grab().save(QString::fromUtf8(artifacts) + "/plugin-settings.png");
+
+    // Not a number: invalid, with the field named.
+    lambda->setText("lots");
+    QVERIFY(!panel.settings({}));
+    QVERIFY2(panel.validationMessage().contains("wavelet λ: 'lots' is not a number"),
+             qPrintable(panel.validationMessage()));
+
+    // A plugin optimizer's method survives a project round trip even before it is listed.
+    p.optimizer.method = "my-solver";
+    panel.setSettings(p);
+    QVERIFY(!panel.settings({}));  // no loaded plugin provides it
+    QVERIFY2(panel.validationMessage().contains("nor an optimizer of a loaded plugin"),
+             qPrintable(panel.validationMessage()));
+    p.optimizer.method = "lbfgs";
+
+    // A term of a plugin that is not loaded is kept, and validation says it is missing.
+    p.regularizers = {{"curvelet", 2.0, false, {}}};
+    panel.setSettings(p);
+    QVERIFY(!panel.settings({}));
+    QVERIFY2(panel.validationMessage().contains("unknown regularizer 'curvelet'"),
+             qPrintable(panel.validationMessage()));
+  }
+};
+
+QTEST_MAIN(TestPluginSettings)
+#include "test_plugin_settings.moc"

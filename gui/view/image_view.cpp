@@ -10,12 +10,15 @@
 
 #include "core/util/sky_format.h"
 #include "gui/view/image_view_overlays.h"
+#include "gui/view/mask_overlay.h"
 
 namespace apertura::gui {
 namespace {
 
 constexpr double kKeyZoomStep = 1.25;
 constexpr double kWheelZoomStep = 1.25;  // per 120 units of wheel angle (one notch)
+// Screen pixels a drag must span (rectangle, ellipse) or that separate polygon vertices.
+constexpr double kMinDrawScreenPixels = 3.0;
 const QColor kBackground(24, 24, 30);
 
 }  // namespace
@@ -159,6 +162,40 @@ void ImageView::paintEvent(QPaintEvent*) {
   painter.setRenderHint(QPainter::Antialiasing, true);
   drawBeamEllipse(painter, QRectF(rect()), *image, zoom_);
   drawCompass(painter, QRectF(rect()), image->wcs);
+  drawMaskOverlay(
+      painter, mask_regions_, sketch_.preview(), [this](QPointF p) { return imageToWidget(p); },
+      zoom_);
+}
+
+void ImageView::setMaskTool(MaskTool tool) {
+  if (tool == mask_tool_)
+    return;
+  mask_tool_ = tool;
+  sketch_.cancel();
+  restoreCursor();
+  update();
+}
+
+void ImageView::restoreCursor() {
+  if (mask_tool_ == MaskTool::Pan)
+    unsetCursor();
+  else
+    setCursor(Qt::CrossCursor);
+}
+
+bool ImageView::event(QEvent* event) {
+  // Esc cancels a shape being drawn before the window's Esc shortcut (Stop) sees it.
+  if (event->type() == QEvent::ShortcutOverride && sketch_.active() &&
+      static_cast<QKeyEvent*>(event)->key() == Qt::Key_Escape) {
+    event->accept();
+    return true;
+  }
+  return QWidget::event(event);
+}
+
+void ImageView::setMaskRegions(std::vector<project::MaskRegion> regions) {
+  mask_regions_ = std::move(regions);
+  update();
 }
 
 void ImageView::resizeEvent(QResizeEvent* event) {
@@ -175,7 +212,16 @@ void ImageView::wheelEvent(QWheelEvent* event) {
 }
 
 void ImageView::mousePressEvent(QMouseEvent* event) {
-  if (event->button() == Qt::LeftButton) {
+  const bool draw = event->button() == Qt::LeftButton && mask_tool_ != MaskTool::Pan;
+  if (draw) {
+    const QPointF p = widgetToImage(event->position());
+    const bool subtract = mask_subtract_ || (event->modifiers() & Qt::ShiftModifier);
+    if (mask_tool_ == MaskTool::Polygon && sketch_.active())
+      sketch_.addVertex(p, kMinDrawScreenPixels / zoom_);
+    else
+      sketch_.begin(mask_tool_, p, subtract);
+    update();
+  } else if (event->button() == Qt::LeftButton || event->button() == Qt::MiddleButton) {
     dragging_ = true;
     last_drag_pos_ = event->position();
     setCursor(Qt::ClosedHandCursor);
@@ -184,6 +230,10 @@ void ImageView::mousePressEvent(QMouseEvent* event) {
 }
 
 void ImageView::mouseMoveEvent(QMouseEvent* event) {
+  if (sketch_.active()) {
+    sketch_.moveTo(widgetToImage(event->position()));
+    update();
+  }
   if (dragging_) {
     const QPointF delta = event->position() - last_drag_pos_;
     last_drag_pos_ = event->position();
@@ -193,10 +243,35 @@ void ImageView::mouseMoveEvent(QMouseEvent* event) {
 }
 
 void ImageView::mouseReleaseEvent(QMouseEvent* event) {
-  if (event->button() == Qt::LeftButton) {
+  if (event->button() == Qt::LeftButton && sketch_.active() &&
+      sketch_.tool() != MaskTool::Polygon) {
+    const auto region =
+        sketch_.finishDrag(widgetToImage(event->position()), kMinDrawScreenPixels / zoom_);
+    update();
+    if (region)
+      emit maskRegionDrawn(*region);
+  } else if (dragging_ &&
+             (event->button() == Qt::LeftButton || event->button() == Qt::MiddleButton)) {
     dragging_ = false;
-    unsetCursor();
+    restoreCursor();
   }
+}
+
+void ImageView::mouseDoubleClickEvent(QMouseEvent* event) {
+  if (event->button() != Qt::LeftButton || mask_tool_ != MaskTool::Polygon) {
+    QWidget::mouseDoubleClickEvent(event);
+    return;
+  }
+  if (!sketch_.active()) {  // a double click without a polygon started: begin one
+    mousePressEvent(event);
+    return;
+  }
+  sketch_.addVertex(widgetToImage(event->position()), kMinDrawScreenPixels / zoom_);
+  const auto region = sketch_.closePolygon();
+  update();
+  if (region)
+    emit maskRegionDrawn(*region);
+  event->accept();
 }
 
 void ImageView::keyPressEvent(QKeyEvent* event) {
@@ -224,6 +299,14 @@ void ImageView::keyPressEvent(QKeyEvent* event) {
       break;
     case Qt::Key_F:
       fitToWindow();
+      break;
+    case Qt::Key_Escape:
+      if (!sketch_.active()) {
+        QWidget::keyPressEvent(event);
+        return;
+      }
+      sketch_.cancel();
+      update();
       break;
     default:
       QWidget::keyPressEvent(event);

@@ -10,7 +10,8 @@ GuiOptions parseGuiOptions(const QStringList& arguments) {
       "Apertura: interactive regularized maximum likelihood imaging for radio interferometry");
   parser.addHelpOption();
   parser.addVersionOption();
-  parser.addPositionalArgument("dataset", "Measurement Set to open", "[dataset]");
+  parser.addPositionalArgument(
+      "dataset", "Measurement Set, UVFITS file or project file (.apertura) to open", "[dataset]");
   QCommandLineOption screenshot("screenshot",
                                 "Render the main window to FILE (PNG) once the data set is loaded "
                                 "(or the run finished, with --run), then exit.",

@@ -3,10 +3,12 @@
 #include <QApplication>
 #include <QTimer>
 
+#include "app/gui/app_icon.h"
 #include "app/gui/gui_options.h"
 #include "core/version.h"
 #include "gui/view/vtk_host_widget.h"
 #include "gui/window/main_window.h"
+#include "gui/window/project_actions.h"
 #include "gui/window/window_screenshot.h"
 
 int main(int argc, char** argv) {
@@ -16,8 +18,14 @@ int main(int argc, char** argv) {
   QApplication::setApplicationName("Apertura");
   QApplication::setOrganizationName("Apertura");
   QApplication::setApplicationVersion(QString::fromLatin1(apertura::kVersion));
+  QApplication::setWindowIcon(apertura::app::applicationIcon());
+  // Lets desktops match the window to the installed apertura.desktop (name, icon, grouping).
+  QGuiApplication::setDesktopFileName("apertura");
 
   const apertura::app::GuiOptions options = apertura::app::parseGuiOptions(app.arguments());
+  // A project file (the desktop entry passes double-clicked *.apertura files here) opens with its
+  // settings and then loads its data set; anything else is opened as a data set.
+  const bool is_project = options.dataset.endsWith(".apertura", Qt::CaseInsensitive);
   apertura::gui::MainWindow window;
   window.show();
 
@@ -55,6 +63,14 @@ int main(int argc, char** argv) {
                          shoot();
                        });
     }
+    if (is_project) {
+      QObject::connect(window.projectActions(), &apertura::gui::ProjectActions::projectFailed,
+                       &window, [&](const QString&, const QString& message) {
+                         qCritical("apertura: %s", qPrintable(message));
+                         exit_code = 1;
+                         shoot();
+                       });
+    }
   }
   if (options.run) {
     QObject::connect(&window, &apertura::gui::MainWindow::datasetLoaded, &window, [&] {
@@ -66,6 +82,8 @@ int main(int argc, char** argv) {
   }
   if (options.demo) {
     window.openDemo();
+  } else if (is_project) {
+    window.projectActions()->openProject(options.dataset);
   } else if (!options.dataset.isEmpty()) {
     window.openDataset(options.dataset);
   }

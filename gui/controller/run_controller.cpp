@@ -1,5 +1,6 @@
 #include "gui/controller/run_controller.h"
 
+#include "gui/controller/background_priority.h"
 #include "gui/controller/queued_run_observer.h"
 
 namespace apertura::gui {
@@ -30,7 +31,13 @@ bool RunController::start(const project::ProjectSettings& settings, Pipeline pip
   if (running_)
     return false;
   observer_->take();  // drop leftovers of a previous run
-  engine_.start(settings, std::move(pipeline), observer_);
+  // The run computes at a lower priority than the window: on a machine with few cores the
+  // engine's threads would otherwise hold the CPU while the event loop waits to repaint.
+  Pipeline background = [inner = std::move(pipeline)](RunContext& ctx) {
+    lowerCurrentThreadPriority();
+    inner(ctx);
+  };
+  engine_.start(settings, std::move(background), observer_);
   running_ = true;
   timer_.start();
   emit started();

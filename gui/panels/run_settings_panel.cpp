@@ -13,6 +13,7 @@
 #include "core/engine/process_resources.h"
 #include "core/project/project_file.h"
 #include "core/util/input_error.h"
+#include "gui/panels/plugin_regularizers_box.h"
 
 namespace apertura::gui {
 namespace {
@@ -94,6 +95,15 @@ RunSettingsPanel::RunSettingsPanel(QWidget* parent)
     box->setLayout(form);
     layout->addWidget(box);
   }
+  plugin_regs_ = new PluginRegularizersBox;
+  layout->insertWidget(2, plugin_regs_);  // after the built-in regularizers
+  connect(plugin_regs_, &PluginRegularizersBox::changed, this, &RunSettingsPanel::refresh);
+  connect(plugin_regs_, &PluginRegularizersBox::ready, this, [this] {
+    for (const QString& m : plugin_regs_->optimizerNames()) {
+      if (method_->findText(m) < 0)
+        method_->addItem(m);
+    }
+  });
   layout->addWidget(memory_);
   layout->addWidget(status_);
   layout->addStretch(1);
@@ -141,6 +151,11 @@ std::optional<project::ProjectSettings> RunSettingsPanel::settings(
     if (lambda != 0.0)
       s.regularizers.push_back({type, lambda, false, {}});
   }
+  QString plugin_error;
+  if (!plugin_regs_->apply(s, &plugin_error)) {
+    status_->setText(tr("Invalid: %1").arg(plugin_error));
+    return std::nullopt;
+  }
   try {
     project::validateProject(s);
   } catch (const InputError& e) {
@@ -156,6 +171,9 @@ void RunSettingsPanel::setSettings(const project::ProjectSettings& s) {
   precision_->setCurrentText(QString::fromStdString(s.imaging.precision));
   weighting_->setCurrentText(QString::fromStdString(s.weighting.scheme));
   robust_->setValue(s.weighting.robust);
+  // A plugin's method may not be listed yet (or its plugin is missing: validation says so).
+  if (method_->findText(QString::fromStdString(s.optimizer.method)) < 0)
+    method_->addItem(QString::fromStdString(s.optimizer.method));
   method_->setCurrentText(QString::fromStdString(s.optimizer.method));
   iterations_->setValue(s.optimizer.max_iterations);
   positivity_->setCurrentText(QString::fromStdString(s.optimizer.positivity));
@@ -163,6 +181,7 @@ void RunSettingsPanel::setSettings(const project::ProjectSettings& s) {
   lambda_tsv_->setText(QString::number(lambdaOf(s, "tsv")));
   lambda_tv_->setText(QString::number(lambdaOf(s, "tv")));
   lambda_entropy_->setText(QString::number(lambdaOf(s, "entropy")));
+  plugin_regs_->load(s);
   refresh();
 }
 

@@ -14,6 +14,8 @@ class QSpinBox;
 
 namespace apertura::gui {
 
+class PluginRegularizersBox;
+
 // The settings of the next run (imaging, weighting, regularizers, optimizer) with validation as
 // you type and the memory estimate of the run. Edits a ProjectSettings; the data section comes
 // from the opened data set.
@@ -45,6 +47,7 @@ class RunSettingsPanel : public QWidget {
   QLineEdit* lambda_tsv_;
   QLineEdit* lambda_tv_;
   QLineEdit* lambda_entropy_;
+  PluginRegularizersBox* plugin_regs_ = nullptr;  // terms of loaded plugins
   QComboBox* method_;
   QSpinBox* iterations_;
   QComboBox* positivity_;

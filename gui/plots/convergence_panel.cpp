@@ -23,9 +23,11 @@ ConvergencePanel::ConvergencePanel(QWidget* parent)
 void ConvergencePanel::clear() {
   for (MetricsChart* c : {objective_, chi2_, gradient_, timing_, memory_})
     c->clear();
+  metrics_.clear();
 }
 
 void ConvergencePanel::addIterations(const QVector<engine::IterationMetrics>& metrics) {
+  metrics_ += metrics;
   QList<QPointF> objective, chi2, grad, step, seconds;
   QMap<QString, QList<QPointF>> terms;
   for (const auto& m : metrics) {

@@ -20,6 +20,8 @@ class ConvergencePanel : public QTabWidget {
   void clear();
   MetricsChart* objectiveChart() const { return objective_; }
   MetricsChart* memoryChart() const { return memory_; }
+  // Every iteration received since clear(), in order (for the metrics CSV export).
+  const QVector<apertura::engine::IterationMetrics>& metrics() const { return metrics_; }
 
  public slots:
   void addIterations(const QVector<apertura::engine::IterationMetrics>& metrics);
@@ -31,6 +33,7 @@ class ConvergencePanel : public QTabWidget {
   MetricsChart* gradient_;
   MetricsChart* timing_;
   MetricsChart* memory_;
+  QVector<apertura::engine::IterationMetrics> metrics_;
 };
 
 }  // namespace apertura::gui

@@ -20,13 +20,18 @@
 #include "core/version.h"
 #include "gui/controller/dataset_loader.h"
 #include "gui/controller/run_controller.h"
+#include "gui/dialogs/plugins_dialog.h"
 #include "gui/dialogs/simulation_dialog.h"
 #include "gui/panels/dataset_summary_panel.h"
+#include "gui/panels/mask_panel.h"
 #include "gui/panels/run_settings_panel.h"
 #include "gui/plots/convergence_panel.h"
 #include "gui/view/image_panel.h"
 #include "gui/view/uv_coverage_view.h"
 #include "gui/window/image_tabs.h"
+#include "gui/window/project_actions.h"
+#include "gui/window/run_status_widget.h"
+#include "gui/window/surface_tab.h"
 
 namespace apertura::gui {
 
@@ -67,6 +72,8 @@ MainWindow::MainWindow(QWidget* parent)
   for (const QString& name : image_tabs_->names()) {
     tabs_->addTab(image_tabs_->panel(name), image_tabs_->title(name));
   }
+  surface_tab_ = new SurfaceTab(image_tabs_);
+  tabs_->addTab(surface_tab_, tr("3D"));
   setCentralWidget(tabs_);
 
   busy_bar_->setRange(0, 0);
@@ -75,6 +82,8 @@ MainWindow::MainWindow(QWidget* parent)
   statusBar()->addWidget(status_label_, 1);
   statusBar()->addPermanentWidget(stage_label_);
   statusBar()->addPermanentWidget(busy_bar_);
+  run_status_ = new RunStatusWidget;
+  statusBar()->addPermanentWidget(run_status_);
 
   buildMenus();
   buildDocks();
@@ -101,6 +110,12 @@ MainWindow::MainWindow(QWidget* parent)
                                        .arg(m.last().objective, 0, 'g', 6)
                                        .arg(m.last().chi2_per_dof, 0, 'f', 3));
           });
+  // Before onRunFinished, so the status bar is final when runFinished is emitted.
+  connect(run_, &RunController::stageStarted, run_status_, &RunStatusWidget::stageStarted);
+  connect(run_, &RunController::progress, run_status_, &RunStatusWidget::progress);
+  connect(run_, &RunController::iterations, run_status_, &RunStatusWidget::addIterations);
+  connect(run_, &RunController::resources, run_status_, &RunStatusWidget::addResources);
+  connect(run_, &RunController::finished, run_status_, &RunStatusWidget::finish);
   connect(run_, &RunController::finished, this, &MainWindow::onRunFinished);
   connect(run_settings_, &RunSettingsPanel::changed, this, &MainWindow::updateRunActions);
   updateRunActions();
@@ -110,6 +125,9 @@ MainWindow::~MainWindow() = default;
 
 void MainWindow::buildMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
+  project_ = new ProjectActions(this);
+  project_->addFileActions(file);
+  project_->addEditActions(menuBar()->addMenu(tr("&Edit")));
   QAction* open = file->addAction(tr("&Open data set…"), this, &MainWindow::chooseDataset);
   open->setShortcut(QKeySequence::Open);
   file->addAction(tr("Open &UVFITS file…"), this, &MainWindow::chooseUvfits);
@@ -118,6 +136,7 @@ void MainWindow::buildMenus() {
   file->addSeparator();
   QAction* quit = file->addAction(tr("&Quit"), qApp, &QApplication::closeAllWindows);
   quit->setShortcut(QKeySequence::Quit);
+  buildExportMenu();
 
   QMenu* run = menuBar()->addMenu(tr("&Run"));
   run_action_ = run->addAction(tr("&Run"), this, &MainWindow::startRun);
@@ -140,6 +159,11 @@ void MainWindow::buildMenus() {
   bar->addAction(stop_action_);
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
+  help->addAction(tr("&Plugins…"), this, [this] {
+    auto* dialog = new PluginsDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->open();
+  });
   help->addAction(tr("&About Apertura"), this, &MainWindow::showAbout);
 }
 
@@ -151,6 +175,16 @@ void MainWindow::buildDocks() {
   scroll->setWidgetResizable(true);
   settings_dock->setWidget(scroll);
   addDockWidget(Qt::LeftDockWidgetArea, settings_dock);
+
+  // The mask: drawn on every image view, listed here, used by the next run (startRun).
+  mask_panel_ = new MaskPanel;
+  for (const QString& name : image_tabs_->names())
+    mask_panel_->addView(image_tabs_->panel(name)->view());
+  auto* mask_dock = new QDockWidget(tr("Mask"), this);
+  mask_dock->setObjectName("mask-dock");
+  mask_dock->setWidget(mask_panel_);
+  addDockWidget(Qt::LeftDockWidgetArea, mask_dock);
+  resizeDocks({settings_dock, mask_dock}, {600, 220}, Qt::Vertical);
 
   auto* plots_dock = new QDockWidget(tr("Convergence"), this);
   plots_dock->setObjectName("plots-dock");

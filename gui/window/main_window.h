@@ -14,14 +14,23 @@ class QPlainTextEdit;
 class QProgressBar;
 class QTabWidget;
 
+namespace apertura {
+struct FitsImage;
+}
+
 namespace apertura::gui {
 
 class ConvergencePanel;
 class DatasetLoader;
 class DatasetSummaryPanel;
 class ImageTabs;
+class MaskPanel;
+class ProjectActions;
 class RunController;
 class RunSettingsPanel;
+class RunStatusWidget;
+class SurfaceTab;
+struct ImageData;
 class UvCoverageView;
 
 class MainWindow : public QMainWindow {
@@ -43,17 +52,38 @@ class MainWindow : public QMainWindow {
   UvCoverageView* uvView() const { return uv_view_; }
   ImageTabs* imageTabs() const { return image_tabs_; }
   RunSettingsPanel* runSettings() const { return run_settings_; }
+  MaskPanel* maskPanel() const { return mask_panel_; }
   ConvergencePanel* convergence() const { return convergence_; }
   RunController* runController() const { return run_; }
   QTabWidget* centralTabs() const { return tabs_; }
+  // New/Open/Save project, the unsaved-changes prompt and Preferences (project_actions.h).
+  ProjectActions* projectActions() const { return project_; }
+  RunStatusWidget* runStatus() const { return run_status_; }
+  SurfaceTab* surfaceTab() const { return surface_tab_; }
+
+  // Exports (main_window_export.cpp). Each writes atomically on a worker thread and ends with
+  // exportFinished; false (and the reason in *error) when there is nothing to export.
+  QAction* exportFitsAction() const { return export_fits_action_; }
+  QAction* exportViewPngAction() const { return export_png_action_; }
+  QAction* exportCsvAction() const { return export_csv_action_; }
+  // The image of the current tab (an image panel, or the one the 3D tab shows) and its name.
+  std::shared_ptr<const ImageData> currentImage(QString* name = nullptr) const;
+  bool exportImageFits(const QString& path, QString* error = nullptr);
+  bool exportViewPng(const QString& path, bool whole_window = false, QString* error = nullptr);
+  bool exportMetricsCsv(const QString& path, QString* error = nullptr);
 
  signals:
   void datasetLoaded(const QString& path);
   void datasetFailed(const QString& path, const QString& message);
   void runFinished(const QString& state, const QString& message);
+  // error is empty when `path` was written.
+  void exportFinished(const QString& path, const QString& error);
 
  private:
   void buildMenus();
+  void buildExportMenu();
+  void updateExportActions();
+  void chooseExportPath(const QString& kind);
   void buildDocks();
   void chooseDataset();
   void chooseUvfits();
@@ -73,6 +103,7 @@ class MainWindow : public QMainWindow {
   UvCoverageView* uv_view_;
   ImageTabs* image_tabs_;
   RunSettingsPanel* run_settings_;
+  MaskPanel* mask_panel_ = nullptr;  // created in buildDocks
   ConvergencePanel* convergence_;
   QPlainTextEdit* log_;
   QLabel* status_label_;
@@ -81,8 +112,18 @@ class MainWindow : public QMainWindow {
   QAction* run_action_ = nullptr;
   QAction* pause_action_ = nullptr;
   QAction* stop_action_ = nullptr;
+  ProjectActions* project_ = nullptr;
   std::optional<apertura::DatasetSummary> dataset_;
   std::shared_ptr<apertura::pipeline::ImagingProducts> products_;
+  RunStatusWidget* run_status_ = nullptr;
+  SurfaceTab* surface_tab_ = nullptr;
+  QAction* export_fits_action_ = nullptr;
+  QAction* export_png_action_ = nullptr;
+  QAction* export_window_png_action_ = nullptr;
+  QAction* export_csv_action_ = nullptr;
+  // Frequency, object, telescope and date of the run's data for FITS exports, copied once the
+  // read stage has finished (the worker no longer writes them then).
+  std::shared_ptr<const apertura::FitsImage> export_template_;
 };
 
 }  // namespace apertura::gui

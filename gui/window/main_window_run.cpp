@@ -6,10 +6,13 @@
 
 #include "core/pipeline/imaging_pipeline.h"
 #include "gui/controller/run_controller.h"
+#include "gui/panels/mask_panel.h"
 #include "gui/panels/run_settings_panel.h"
 #include "gui/plots/convergence_panel.h"
 #include "gui/window/image_tabs.h"
 #include "gui/window/main_window.h"
+#include "gui/window/project_actions.h"
+#include "gui/window/run_status_widget.h"
 
 namespace apertura::gui {
 
@@ -20,18 +23,18 @@ bool MainWindow::startRun() {
     status_label_->setText(tr("Open a data set before running"));
     return false;
   }
-  project::ProjectSettings base;
-  base.data.path = dataset_->path;
-  const auto settings = run_settings_->settings(base);
+  // The whole project (fields the panel does not show included), as it would be saved.
+  auto settings = project_->settingsForRun(QString::fromStdString(dataset_->path));
   if (!settings) {
     status_label_->setText(run_settings_->validationMessage());
     return false;
   }
+  mask_panel_->applyTo(*settings);  // the drawn mask, when "use mask" is on
   products_ = std::make_shared<pipeline::ImagingProducts>();
   convergence_->clear();
   image_tabs_->clearCounts();
   run_->start(*settings, pipeline::makeImagingPipeline(products_));
-  busy_bar_->show();
+  run_status_->start(settings->optimizer.max_iterations);
   log(tr("run started: %1 x %2 px, %3, %4 iterations of %5")
           .arg(settings->imaging.nx)
           .arg(settings->imaging.ny)

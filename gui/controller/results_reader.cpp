@@ -1,0 +1,71 @@
+#include "gui/controller/results_reader.h"
+
+#include <QDir>
+#include <QFileInfo>
+
+#include <cmath>
+#include <exception>
+
+#include "core/io/fits_image_io.h"
+
+namespace apertura::gui {
+namespace {
+
+// FITS BUNIT to the unit text the views show (as the engine's snapshots spell it).
+std::string displayUnit(const std::string& bunit) {
+  const QString u = QString::fromStdString(bunit).toUpper();
+  if (u == "JY/BEAM")
+    return "Jy/beam";
+  if (u == "JY/PIXEL")
+    return "Jy/pixel";
+  return bunit;
+}
+
+ImageData toImageData(const FitsImage& f) {
+  ImageData d;
+  d.nx = f.nx;
+  d.ny = f.ny;
+  d.pixels.assign(f.pixels.begin(), f.pixels.end());
+  d.unit = displayUnit(f.bunit);
+  d.wcs.ref_ra_rad = f.ref_ra_rad;
+  d.wcs.ref_dec_rad = f.ref_dec_rad;
+  d.wcs.ref_pixel_x = f.ref_pixel_x;
+  d.wcs.ref_pixel_y = f.ref_pixel_y;
+  d.wcs.cell_x_rad = f.cell_x_rad;
+  d.wcs.cell_y_rad = f.cell_y_rad;
+  d.wcs.projection = f.projection;
+  if (f.beam && f.beam->major_fwhm_rad > 0.0) {
+    d.beam = BeamShape{f.beam->major_fwhm_rad, f.beam->minor_fwhm_rad,
+                       f.beam->position_angle_rad * 180.0 / M_PI};
+  }
+  return d;
+}
+
+}  // namespace
+
+QString resultsPrefix(const project::ProjectSettings& s, const QString& project_path) {
+  const QFileInfo project(project_path);
+  const QString prefix = QString::fromStdString(s.output.prefix);
+  if (prefix.isEmpty())
+    return project.absoluteDir().filePath(project.completeBaseName());
+  if (QDir::isAbsolutePath(prefix))
+    return prefix;
+  return QDir::cleanPath(project.absoluteDir().filePath(prefix));
+}
+
+RestoredResults readResults(const QString& prefix, const QStringList& names) {
+  RestoredResults out;
+  for (const QString& name : names) {
+    const QString path = prefix + "-" + name + ".fits";
+    if (!QFileInfo(path).isFile())
+      continue;
+    try {
+      out.images.push_back({name, toImageData(readFitsImage(path.toStdString()))});
+    } catch (const std::exception& e) {
+      out.errors << QString::fromStdString(e.what());
+    }
+  }
+  return out;
+}
+
+}  // namespace apertura::gui

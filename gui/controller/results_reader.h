@@ -1,0 +1,34 @@
+#pragma once
+
+#include <QString>
+#include <QStringList>
+#include <vector>
+
+#include "core/project/project_settings.h"
+#include "gui/view/image_data.h"
+
+namespace apertura::gui {
+
+// The last results of a project: the FITS images a run wrote (<prefix>-dirty.fits, ...), read back
+// when the project is reopened.
+
+// The output prefix as a run of the project at `project_path` uses it: the file's own prefix, made
+// absolute against the project's folder, or, when empty, the project's path without its suffix.
+QString resultsPrefix(const apertura::project::ProjectSettings& settings,
+                      const QString& project_path);
+
+struct RestoredImage {
+  QString name;  // the image view it belongs to: dirty, psf, model, residual, restored
+  ImageData image;
+};
+
+struct RestoredResults {
+  std::vector<RestoredImage> images;
+  QStringList errors;  // files that exist but could not be read, with the reason
+};
+
+// Reads <prefix>-<name>.fits for each name whose file exists. Runs on a worker thread (FITS I/O);
+// a missing file is not an error (that result was never written or was deleted).
+RestoredResults readResults(const QString& prefix, const QStringList& names);
+
+}  // namespace apertura::gui

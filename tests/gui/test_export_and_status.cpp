@@ -1,0 +1,505 @@
+// After a run of the demo data set in the real window: the exports (FITS of every image with its
+// WCS, unit and beam; PNG of a view; the metrics CSV), the status bar's progress and ETA, the 3D
+// surface view, and the event loop's responsiveness while the engine computes.
+#include <QApplication>
+#include <QFile>
+#include <QOffscreenSurface>
+#include <QOpenGLContext>
+#include <QOpenGLFunctions>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QThread>
+#include <QtTest>
+
+#include <vtkDataArray.h>
+#include <vtkPointData.h>
+#include <vtkPolyData.h>
+#include <vtkUnsignedCharArray.h>
+
+#include <algorithm>
+#include <cmath>
+#include <ctime>
+#include <memory>
+#include <set>
+
+#include "core/io/fits_image_io.h"
+#include "gui/controller/run_controller.h"
+#include "gui/panels/run_settings_panel.h"
+#include "gui/plots/convergence_panel.h"
+#include "gui/plots/metrics_csv.h"
+#include "gui/view/image_panel.h"
+#include "gui/view/image_scaling.h"
+#include "gui/view/image_view.h"
+#include "gui/view/surface_view.h"
+#include "gui/view/vtk_host_widget.h"
+#include "gui/window/image_tabs.h"
+#include "gui/window/main_window.h"
+#include "gui/window/run_status_widget.h"
+#include "gui/window/surface_tab.h"
+#include "gui/window/window_screenshot.h"
+
+using apertura::gui::MainWindow;
+using apertura::gui::RunStatusWidget;
+
+namespace {
+
+constexpr int kIterations = 20;
+constexpr qint64 kMaxStallMs = 50;  // the requirement for the event loop during a run
+
+QString artifact(const QString& name) {
+  const QString dir = qEnvironmentVariable("APERTURA_TEST_ARTIFACTS");
+  return dir.isEmpty() ? QString() : dir + "/" + name;
+}
+
+// The header cards of a FITS primary HDU, keyword -> raw value text (quotes kept), read as the
+// 80-character records the standard defines, so the test does not trust our own reader.
+QMap<QString, QString> fitsCards(const QString& path) {
+  QFile f(path);
+  QMap<QString, QString> cards;
+  if (!f.open(QIODevice::ReadOnly))
+    return cards;
+  const QByteArray data = f.readAll();
+  for (qsizetype at = 0; at + 80 <= data.size(); at += 80) {
+    const QString card = QString::fromLatin1(data.mid(at, 80));
+    const QString key = card.left(8).trimmed();
+    if (key == "END")
+      break;
+    if (card.mid(8, 2) != "= ")
+      continue;
+    QString value = card.mid(10);
+    // A string value may contain '/', so strip the comment only after the closing quote.
+    const qsizetype close = value.startsWith(" '") || value.startsWith("'")
+                                ? value.indexOf('\'', value.indexOf('\'') + 1)
+                                : -1;
+    const qsizetype slash = value.indexOf('/', close < 0 ? 0 : close);
+    if (slash >= 0)
+      value = value.left(slash);
+    cards.insert(key, value.trimmed());
+  }
+  return cards;
+}
+
+// CPU time of the calling (GUI) thread, in ms: work the event loop did, whatever else ran.
+double guiThreadCpuMs() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+// The one-minute load average (runnable threads of every process); 0 where unknown.
+double loadAverage() {
+  QFile f("/proc/loadavg");
+  if (!f.open(QIODevice::ReadOnly))
+    return 0.0;
+  return QString::fromLatin1(f.readAll()).section(' ', 0, 0).toDouble();
+}
+
+// True when OpenGL is rendered in software (Mesa llvmpipe/softpipe, as under Xvfb).
+bool softwareOpenGl() {
+  QOpenGLContext context;
+  QOffscreenSurface surface;
+  surface.create();
+  if (!context.create() || !context.makeCurrent(&surface))
+    return true;
+  const auto* renderer =
+      reinterpret_cast<const char*>(context.functions()->glGetString(GL_RENDERER));
+  const QString name = QString::fromLatin1(renderer ? renderer : "").toLower();
+  context.doneCurrent();
+  return name.contains("llvmpipe") || name.contains("softpipe") || name.contains("swrast") ||
+         name.contains("software");
+}
+
+int distinctColours(const QImage& image) {
+  std::set<QRgb> colours;
+  const QImage rgb = image.convertToFormat(QImage::Format_RGB32);
+  for (int y = 0; y < rgb.height(); y += 2) {
+    for (int x = 0; x < rgb.width(); x += 2)
+      colours.insert(rgb.pixel(x, y));
+  }
+  return static_cast<int>(colours.size());
+}
+
+}  // namespace
+
+class TestExportAndStatus : public QObject {
+  Q_OBJECT
+
+ private slots:
+  // One demo run for the whole test; its measurements are checked by the slots below.
+  void initTestCase() {
+    QVERIFY(dir_.isValid());
+    // The demo is generated on first use; keep it with the test artifacts so reruns reuse it.
+    const QString artifacts = qEnvironmentVariable("APERTURA_TEST_ARTIFACTS");
+    qputenv("XDG_DATA_HOME", QFile::encodeName(artifacts.isEmpty() ? dir_.path() + "/xdg"
+                                                                   : artifacts + "/xdg-data"));
+    window_ = std::make_unique<MainWindow>();
+    window_->resize(1400, 900);
+    window_->show();
+    QVERIFY(QTest::qWaitForWindowExposed(window_.get()));
+
+    QSignalSpy loaded(window_.get(), &MainWindow::datasetLoaded);
+    window_->openDemo();
+    QVERIFY2(loaded.wait(180000), "the demo data set did not load");
+
+    auto settings = window_->runSettings()->settings(apertura::project::ProjectSettings{});
+    QVERIFY2(settings, qPrintable(window_->runSettings()->validationMessage()));
+    settings->optimizer.method = "lbfgs";
+    settings->optimizer.max_iterations = kIterations;
+    window_->runSettings()->setSettings(*settings);
+
+    // Nothing to export before a run: no image in any tab, no metrics.
+    window_->centralTabs()->setCurrentIndex(0);
+    QVERIFY(!window_->exportFitsAction()->isEnabled());
+    QVERIFY(!window_->exportCsvAction()->isEnabled());
+    QVERIFY(window_->exportViewPngAction()->isEnabled());
+
+    RunStatusWidget* status = window_->runStatus();
+    QSignalSpy finished(window_.get(), &MainWindow::runFinished);
+    load_before_ = loadAverage();
+    software_gl_ = softwareOpenGl();
+    QElapsedTimer clock;
+    qint64 last = 0;
+    double last_cpu = guiThreadCpuMs();
+    QTimer ticker;
+    ticker.setTimerType(Qt::PreciseTimer);
+    ticker.setInterval(5);
+    connect(&ticker, &QTimer::timeout, this, [&] {
+      const qint64 now = clock.elapsed();
+      const double cpu = guiThreadCpuMs();
+      worst_gap_ms_ = std::max(worst_gap_ms_, now - last);
+      worst_gui_cpu_ms_ = std::max(worst_gui_cpu_ms_, cpu - last_cpu);
+      last = now;
+      last_cpu = cpu;
+      // What the status bar showed during the run.
+      const int percent = status->percent();
+      if (percent < 0)
+        saw_indeterminate_ = true;
+      else if (percent > 0 && percent < 100)
+        ++determinate_ticks_;
+      if (status->etaSeconds())
+        saw_eta_ = true;
+      if (status->text().contains("ETA"))
+        saw_eta_text_ = true;
+      if (mid_run_shot_.isNull() && status->iterationsDone() >= kIterations / 2 &&
+          status->percent() < 100) {
+        mid_run_shot_ = window_->grab().toImage();
+        // The grab is the test's own pause, not the application's.
+        last = clock.elapsed();
+        last_cpu = guiThreadCpuMs();
+      }
+    });
+    QVERIFY(window_->startRun());
+    clock.start();
+    ticker.start();
+    QVERIFY(finished.wait(240000));
+    ticker.stop();
+    QCOMPARE(finished.first().at(0).toString(), QString("finished"));
+    qInfo(
+        "demo run: worst event-loop gap %lld ms, most GUI-thread CPU between two ticks %.1f ms, "
+        "load average before the run %.2f on %d cores, %s OpenGL",
+        worst_gap_ms_, worst_gui_cpu_ms_, load_before_, QThread::idealThreadCount(),
+        software_gl_ ? "software" : "hardware");
+    if (!mid_run_shot_.isNull() && !artifact("export-status-mid-run.png").isEmpty())
+      mid_run_shot_.save(artifact("export-status-mid-run.png"));
+  }
+
+  // The requirement: a 5 ms timer never waits 50 ms or more during a run.
+  // Always enforced: the window's own work between two ticks (GUI-thread CPU time) stays under
+  // 50 ms, and no gap reaches a second, which only a real freeze would do.
+  // The 50 ms wall-clock bound itself also counts time the GUI thread spends waiting for others:
+  // other processes holding the CPU, and, with a software OpenGL renderer (Mesa llvmpipe under
+  // Xvfb), the rasterizer threads and the X server, which compose the whole window for every
+  // repaint once it holds an OpenGL view (about 20 ms per frame on two cores). It is enforced on
+  // a hardware renderer that was not already oversubscribed before the run, and reported (with
+  // the numbers) as skipped otherwise.
+  void eventLoopNeverStallsDuringTheRun() {
+    QVERIFY2(worst_gui_cpu_ms_ < kMaxStallMs,
+             qPrintable(QString("the GUI thread worked %1 ms without returning to the event loop")
+                            .arg(worst_gui_cpu_ms_)));
+    QVERIFY2(worst_gap_ms_ < 1000,
+             qPrintable(QString("the event loop froze for %1 ms").arg(worst_gap_ms_)));
+    const int cores = QThread::idealThreadCount();
+    if (worst_gap_ms_ >= kMaxStallMs && (load_before_ >= cores || software_gl_)) {
+      QSKIP(qPrintable(QString("wall-clock gap %1 ms not checked against %2 ms: %3, load average "
+                               "%4 on %5 cores before the run")
+                           .arg(worst_gap_ms_)
+                           .arg(kMaxStallMs)
+                           .arg(software_gl_ ? "software OpenGL composes the window"
+                                             : "other processes held the CPU")
+                           .arg(load_before_, 0, 'f', 2)
+                           .arg(cores)));
+    }
+    QVERIFY2(worst_gap_ms_ < kMaxStallMs,
+             qPrintable(QString("the event loop stalled for %1 ms").arg(worst_gap_ms_)));
+  }
+
+  void statusBarShowsProgressAndEta() {
+    RunStatusWidget* status = window_->runStatus();
+    QVERIFY(status->isVisible());
+    QCOMPARE(status->percent(), 100);
+    const int done = window_->convergence()->metrics().last().iteration;
+    QCOMPARE(status->iterationsDone(), done);
+    QCOMPARE(status->maxIterations(), kIterations);
+    QVERIFY2(status->text().contains(QString("Iteration %1/%2").arg(done).arg(kIterations)),
+             qPrintable(status->text()));
+    QVERIFY2(status->text().contains("Elapsed 0:"), qPrintable(status->text()));
+    QVERIFY2(status->text().contains(QRegularExpression("RSS [1-9][0-9]* MiB")),
+             qPrintable(status->text()));
+    QVERIFY2(saw_indeterminate_, "stages without a fraction should show a busy bar");
+    QVERIFY2(determinate_ticks_ > 0, "the bar never showed a fraction during the optimizer");
+    QVERIFY(saw_eta_);
+    QVERIFY(saw_eta_text_);
+  }
+
+  void etaIsTheMedianIterationTimeTimesWhatRemains() {
+    using R = RunStatusWidget;
+    QVERIFY(!R::estimateRemaining({}, 10));
+    // The slow first iteration (5 s) does not drag the estimate: median of {5, 1, 1.2, 0.8} = 1.1.
+    QCOMPARE(*R::estimateRemaining({5.0, 1.0, 1.2, 0.8}, 10), 11.0);
+    QCOMPARE(*R::estimateRemaining({2.0, 9.0, 3.0}, 4), 12.0);
+    QCOMPARE(*R::estimateRemaining({2.0}, 0), 0.0);
+    QCOMPARE(R::formatDuration(0.4), QString("0:00"));
+    QCOMPARE(R::formatDuration(75.0), QString("1:15"));
+    QCOMPARE(R::formatDuration(3725.0), QString("1:02:05"));
+  }
+
+  void exportsEveryImageAsFitsWithWcsAndBeam() {
+    for (const QString name : {"dirty", "psf", "model", "residual", "restored"}) {
+      apertura::gui::ImagePanel* panel = window_->imageTabs()->panel(name);
+      window_->centralTabs()->setCurrentWidget(panel);
+      QVERIFY2(window_->exportFitsAction()->isEnabled(), qPrintable(name));
+      const auto shown = panel->view()->image();
+      QVERIFY(shown && !shown->empty());
+
+      const QString path = dir_.path() + "/" + name + ".fits";
+      QSignalSpy done(window_.get(), &MainWindow::exportFinished);
+      QString error;
+      QVERIFY2(window_->exportImageFits(path, &error), qPrintable(error));
+      QVERIFY(done.wait(20000));
+      QCOMPARE(done.first().at(0).toString(), path);
+      QVERIFY2(done.first().at(1).toString().isEmpty(), qPrintable(done.first().at(1).toString()));
+
+      const auto cards = fitsCards(path);
+      QCOMPARE(cards.value("CTYPE1"), QString("'RA---SIN'"));
+      QCOMPARE(cards.value("CTYPE2"), QString("'DEC--SIN'"));
+      QCOMPARE(cards.value("NAXIS1").toInt(), shown->nx);
+      QCOMPARE(cards.value("NAXIS2").toInt(), shown->ny);
+      const double cdelt1 = cards.value("CDELT1").toDouble();
+      QVERIFY(std::abs(cdelt1 - shown->wcs.cell_x_rad * 180.0 / M_PI) <= 1e-12);
+      QVERIFY(cdelt1 < 0.0);
+      QCOMPARE(cards.value("CRPIX1").toDouble(), shown->wcs.ref_pixel_x + 1.0);
+      QVERIFY(cards.value("CRVAL2").toDouble() != 0.0);  // the demo field is not on the equator
+      const QString unit = name == "model" ? "'JY/PIXEL'" : name == "psf" ? "''" : "'JY/BEAM'";
+      QCOMPARE(cards.value("BUNIT").remove(' '), QString(unit).remove(' '));
+      QVERIFY2(cards.contains("CTYPE3") && cards.value("CRVAL3").toDouble() > 1e9,
+               "the frequency axis of the data is missing");
+      if (name == "model") {
+        QVERIFY(!cards.contains("BMAJ"));
+      } else {
+        QVERIFY2(cards.contains("BMAJ") && cards.contains("BMIN") && cards.contains("BPA"),
+                 qPrintable(name));
+        QVERIFY(shown->beam);
+        QVERIFY(std::abs(cards.value("BMAJ").toDouble() - shown->beam->major_rad * 180.0 / M_PI) <
+                1e-12);
+        QVERIFY(cards.value("BMAJ").toDouble() >= cards.value("BMIN").toDouble());
+      }
+
+      // The pixels are the ones on screen, bit for bit (float32 both ways).
+      const apertura::FitsImage read = apertura::readFitsImage(path.toStdString());
+      QCOMPARE(read.nx, shown->nx);
+      QCOMPARE(read.ny, shown->ny);
+      int mismatches = 0;
+      for (std::size_t i = 0; i < shown->pixels.size(); ++i) {
+        const float a = shown->pixels[i];
+        const float b = static_cast<float>(read.pixels[i]);
+        if (!(a == b || (std::isnan(a) && std::isnan(b))))
+          ++mismatches;
+      }
+      QVERIFY2(mismatches == 0,
+               qPrintable(QString("%1: %2 pixels differ").arg(name).arg(mismatches)));
+    }
+
+    // The Data tab holds no image: the action is disabled and a direct call refuses.
+    window_->centralTabs()->setCurrentIndex(0);
+    QVERIFY(!window_->exportFitsAction()->isEnabled());
+    QString error;
+    QVERIFY(!window_->exportImageFits(dir_.path() + "/none.fits", &error));
+    QVERIFY2(error.contains("No image"), qPrintable(error));
+  }
+
+  void exportFailureIsReportedNotThrown() {
+    window_->centralTabs()->setCurrentWidget(window_->imageTabs()->panel("restored"));
+    QSignalSpy done(window_.get(), &MainWindow::exportFinished);
+    const QString path = dir_.path() + "/no-such-dir/restored.fits";
+    QVERIFY(window_->exportImageFits(path));
+    QVERIFY(done.wait(20000));
+    QVERIFY2(done.first().at(1).toString().contains("no-such-dir"),
+             qPrintable(done.first().at(1).toString()));
+    QVERIFY(!QFile::exists(path));
+  }
+
+  void exportsTheViewAsPng() {
+    window_->centralTabs()->setCurrentWidget(window_->imageTabs()->panel("restored"));
+    for (bool whole : {false, true}) {
+      const QString path = dir_.path() + (whole ? "/window.png" : "/view.png");
+      QSignalSpy done(window_.get(), &MainWindow::exportFinished);
+      QVERIFY(window_->exportViewPng(path, whole));
+      QVERIFY(done.wait(20000));
+      QVERIFY2(done.first().at(1).toString().isEmpty(), qPrintable(done.first().at(1).toString()));
+      const QImage png(path);
+      QVERIFY(!png.isNull());
+      const QWidget* source =
+          whole ? static_cast<QWidget*>(window_.get()) : window_->centralTabs()->currentWidget();
+      QCOMPARE(png.size(), source->size() * source->devicePixelRatio());
+      // A colormapped sky image has hundreds of colours; a blank grab has one or two.
+      QVERIFY2(distinctColours(png) > 100, qPrintable(QString::number(distinctColours(png))));
+    }
+  }
+
+  void exportsMetricsCsvOneRowPerIteration() {
+    QVERIFY(window_->exportCsvAction()->isEnabled());
+    const QString path = dir_.path() + "/metrics.csv";
+    QSignalSpy done(window_.get(), &MainWindow::exportFinished);
+    QVERIFY(window_->exportMetricsCsv(path));
+    QVERIFY(done.wait(20000));
+    QVERIFY2(done.first().at(1).toString().isEmpty(), qPrintable(done.first().at(1).toString()));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QStringList lines = QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
+    const auto& metrics = window_->convergence()->metrics();
+    QCOMPARE(lines.size(), metrics.size() + 1);
+    QCOMPARE(metrics.size(), metrics.last().iteration);
+    const QStringList header = lines.first().split(',');
+    QCOMPARE(header, (QStringList{"iteration", "objective", "chi2", "l1", "tsv", "chi2_per_dof",
+                                  "gradient_norm", "step", "seconds", "elapsed_s"}));
+    double elapsed = 0.0;
+    for (int i = 0; i < metrics.size(); ++i) {
+      const QStringList cells = lines[i + 1].split(',');
+      QCOMPARE(cells.size(), header.size());
+      const auto& m = metrics[i];
+      elapsed += m.seconds;
+      QCOMPARE(cells[0].toInt(), m.iteration);
+      QVERIFY(std::abs(cells[1].toDouble() - m.objective) <= 1e-10 * std::abs(m.objective));
+      QVERIFY(std::abs(cells[5].toDouble() - m.chi2_per_dof) <= 1e-10 * m.chi2_per_dof);
+      QVERIFY(std::abs(cells[9].toDouble() - elapsed) <= 1e-9 * elapsed + 1e-12);
+      // The terms add up to the objective.
+      const double sum = cells[2].toDouble() + cells[3].toDouble() + cells[4].toDouble();
+      QVERIFY2(std::abs(sum - m.objective) <= 1e-8 * std::abs(m.objective),
+               qPrintable(lines[i + 1]));
+    }
+  }
+
+  // Terms are the union in first-seen order; a term an iteration lacks leaves its cell empty.
+  void metricsCsvKeepsColumnsAligned() {
+    apertura::engine::IterationMetrics a;
+    a.iteration = 1;
+    a.objective = 3.5;
+    a.terms = {{"chi2", 3.0}, {"l1", 0.5}};
+    a.seconds = 0.25;
+    apertura::engine::IterationMetrics b = a;
+    b.iteration = 2;
+    b.terms = {{"chi2", 2.0}, {"tv", 0.125}};
+    b.seconds = 0.5;
+    const QStringList lines =
+        QString::fromStdString(apertura::gui::metricsToCsv({a, b})).split('\n', Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 3);
+    QCOMPARE(lines[0], QString("iteration,objective,chi2,l1,tv,chi2_per_dof,gradient_norm,step,"
+                               "seconds,elapsed_s"));
+    QCOMPARE(lines[1], QString("1,3.5,3,0.5,,0,0,0,0.25,0.25"));
+    QCOMPARE(lines[2], QString("2,3.5,2,,0.125,0,0,0,0.5,0.75"));
+  }
+
+  void surfaceViewShowsTheImage() {
+    apertura::gui::SurfaceTab* tab = window_->surfaceTab();
+    window_->centralTabs()->setCurrentWidget(tab);
+    QCOMPARE(tab->currentName(), QString("restored"));
+    for (const QString name : {"dirty", "restored"}) {
+      tab->setCurrentName(name);
+      tab->refreshNow();
+      apertura::gui::ImageView* view = window_->imageTabs()->panel(name)->view();
+      const auto image = view->image();
+      QVERIFY(image);
+      apertura::gui::SurfaceView* surface = tab->view();
+      QCOMPARE(surface->image(), image);
+      vtkPolyData* data = surface->surface();
+      QCOMPARE(surface->stride(), 1);  // 256 px: drawn at full resolution
+      QCOMPARE(data->GetNumberOfPoints(), vtkIdType(image->nx) * image->ny);
+      double b[6];
+      data->GetBounds(b);
+      QCOMPARE(b[0], 0.0);
+      QCOMPARE(b[1], double(image->nx - 1));
+      QCOMPARE(b[2], 0.0);
+      QCOMPARE(b[3], double(image->ny - 1));
+      const auto range = apertura::gui::finiteRange(image->pixels.data(), image->pixels.size());
+      double r[2];
+      data->GetPointData()->GetArray("value")->GetRange(r);
+      QCOMPARE(r[0], range.min);
+      QCOMPARE(r[1], range.max);
+      // The brightest pixel is the highest point, and it has the 2D view's colour there.
+      const auto peak =
+          std::max_element(image->pixels.begin(), image->pixels.end()) - image->pixels.begin();
+      double p[3];
+      data->GetPoint(peak, p);
+      QCOMPARE(b[5], p[2]);
+      const int px = int(peak % image->nx), py = int(peak / image->nx);
+      QCOMPARE(p[0], double(px));
+      QCOMPARE(p[1], double(py));
+      const QRgb want = view->renderer().picture().pixel(px, image->ny - 1 - py);
+      auto* colours = vtkUnsignedCharArray::SafeDownCast(data->GetPointData()->GetArray("colors"));
+      QVERIFY(colours);
+      QCOMPARE(int(colours->GetValue(3 * peak)), qRed(want));
+      QCOMPARE(int(colours->GetValue(3 * peak + 1)), qGreen(want));
+      QCOMPARE(int(colours->GetValue(3 * peak + 2)), qBlue(want));
+    }
+    QTest::qWait(300);
+    const QImage shot = tab->view()->grabRendered();
+    QVERIFY(!shot.isNull());
+    QVERIFY2(distinctColours(shot) > 100, qPrintable(QString::number(distinctColours(shot))));
+    if (!artifact("surface-view.png").isEmpty())
+      shot.save(artifact("surface-view.png"));
+    // "Export view as PNG" on the 3D tab writes the rendered surface, not a black GL area.
+    {
+      const QString path = dir_.path() + "/surface.png";
+      QSignalSpy done(window_.get(), &MainWindow::exportFinished);
+      QVERIFY(window_->exportViewPng(path));
+      QVERIFY(done.wait(20000));
+      const QImage png(path);
+      QVERIFY(!png.isNull());
+      QVERIFY2(distinctColours(png) > 100, qPrintable(QString::number(distinctColours(png))));
+    }
+    // The 3D tab exports the image it shows.
+    QString name;
+    QCOMPARE(window_->currentImage(&name),
+             window_->imageTabs()->panel("restored")->view()->image());
+    QCOMPARE(name, QString("restored"));
+    const QString shot_path = artifact("export-status-3d-window.png");
+    if (!shot_path.isEmpty()) {
+      QString error;
+      QVERIFY2(apertura::gui::saveWindowScreenshot(*window_, shot_path, &error), qPrintable(error));
+    }
+  }
+
+  void cleanupTestCase() { window_.reset(); }
+
+ private:
+  QTemporaryDir dir_;
+  std::unique_ptr<MainWindow> window_;
+  qint64 worst_gap_ms_ = 0;
+  double worst_gui_cpu_ms_ = 0.0;
+  double load_before_ = 0.0;
+  bool software_gl_ = false;
+  bool saw_indeterminate_ = false;
+  int determinate_ticks_ = 0;
+  bool saw_eta_ = false;
+  bool saw_eta_text_ = false;
+  QImage mid_run_shot_;
+};
+
+int main(int argc, char** argv) {
+  apertura::gui::VtkHostWidget::setDefaultSurfaceFormat();
+  QApplication app(argc, argv);
+  TestExportAndStatus test;
+  return QTest::qExec(&test, argc, argv);
+}
+
+#include "test_export_and_status.moc"

@@ -1,0 +1,514 @@
+// The project lifecycle in the real main window: save / New / reopen restores every setting, the
+// view state and the last results on disk; the unsaved-changes prompt fires exactly when the
+// project was modified; the recent list keeps its order and drops missing files; a bad project
+// file is reported (naming the key) and the window stays usable.
+#include <QApplication>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLineEdit>
+#include <QMenu>
+#include <QMessageBox>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "core/io/fits_image_io.h"
+#include "core/project/project_file.h"
+#include "gui/controller/app_preferences.h"
+#include "gui/controller/project_document.h"
+#include "gui/controller/recent_projects.h"
+#include "gui/dialogs/preferences_dialog.h"
+#include "gui/panels/run_settings_panel.h"
+#include "gui/view/image_panel.h"
+#include "gui/view/image_toolbar.h"
+#include "gui/view/image_view.h"
+#include "gui/view/vtk_host_widget.h"
+#include "gui/window/image_tabs.h"
+#include "gui/window/main_window.h"
+#include "gui/window/project_actions.h"
+#include "gui/window/window_screenshot.h"
+#include "tests/support/test_ms_builder.h"
+
+using apertura::gui::MainWindow;
+using apertura::gui::ProjectActions;
+using Answer = apertura::gui::ProjectActions::Answer;
+namespace project = apertura::project;
+
+namespace {
+
+QString artifact(const QString& name) {
+  const QString dir = qEnvironmentVariable("APERTURA_TEST_ARTIFACTS");
+  return dir.isEmpty() ? QString() : dir + "/" + name;
+}
+
+// The run settings panel's controls, found the way a user finds them: by what they show.
+QComboBox* comboWith(MainWindow& w, const QString& item) {
+  for (QComboBox* c : w.runSettings()->findChildren<QComboBox*>()) {
+    if (c->findText(item) >= 0)
+      return c;
+  }
+  return nullptr;
+}
+
+QLineEdit* lambdaEdit(MainWindow& w, int row) {  // 0 L1, 1 TSV, 2 TV, 3 entropy
+  QList<QLineEdit*> edits;
+  for (QLineEdit* e : w.runSettings()->findChildren<QLineEdit*>()) {
+    if (!qobject_cast<QAbstractSpinBox*>(e->parentWidget()))  // not a spin box's own editor
+      edits << e;
+  }
+  return row < edits.size() ? edits[row] : nullptr;
+}
+
+QSpinBox* iterationsBox(MainWindow& w) {
+  for (QSpinBox* s : w.runSettings()->findChildren<QSpinBox*>()) {
+    if (s->maximum() == 100000)
+      return s;
+  }
+  return nullptr;
+}
+
+double lambdaOf(const project::ProjectSettings& s, const std::string& type) {
+  for (const auto& r : s.regularizers) {
+    if (r.type == type)
+      return r.lambda;
+  }
+  return 0.0;
+}
+
+QJsonObject readJson(const QString& path) {
+  QFile f(path);
+  if (!f.open(QIODevice::ReadOnly))
+    return {};
+  return QJsonDocument::fromJson(f.readAll()).object();
+}
+
+void writeText(const QString& path, const QByteArray& text) {
+  QFile f(path);
+  QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+  f.write(text);
+}
+
+// A 64 x 64 image with pixel (x, y) = scale * (x + 100 y), written as a run writes results.
+void writeResultImage(const QString& path, double scale, const std::string& bunit) {
+  apertura::FitsImage image;
+  image.nx = image.ny = 64;
+  image.pixels.resize(64 * 64);
+  for (int y = 0; y < 64; ++y) {
+    for (int x = 0; x < 64; ++x)
+      image.pixels[y * 64 + x] = scale * (x + 100 * y);
+  }
+  image.cell_x_rad = -1e-6;
+  image.cell_y_rad = 1e-6;
+  image.ref_pixel_x = image.ref_pixel_y = 32;
+  image.ref_ra_rad = 1.0;
+  image.ref_dec_rad = -0.4;
+  image.bunit = bunit;
+  if (bunit == "JY/BEAM")
+    image.beam = apertura::ImageBeam{4e-6, 3e-6, 0.5};
+  apertura::writeFitsImage(path.toStdString(), image);
+}
+
+QMessageBox* errorBox(MainWindow& w) {
+  return w.findChild<QMessageBox*>(QStringLiteral("project-error"));
+}
+
+}  // namespace
+
+class TestProjectWorkflow : public QObject {
+  Q_OBJECT
+ private slots:
+  void initTestCase() {
+    QVERIFY(dir_.isValid());
+    // Recent lists and preferences go to a throw-away settings file.
+    QSettings::setDefaultFormat(QSettings::IniFormat);
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, dir_.path() + "/settings");
+    ms_ = QString::fromStdString(
+        apertura::testing::writeTestMs((dir_.path() + "/known.ms").toStdString()));
+  }
+
+  void init() {
+    apertura::gui::RecentProjects::clear();
+    apertura::gui::AppPreferences{}.save();
+  }
+
+  void saveNewReopenRestoresSettingsViewsAndResults() {
+    MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    ProjectActions* actions = w.projectActions();
+    int prompts = 0;
+    actions->setUnsavedPrompt([&](const QString&) {
+      ++prompts;
+      return Answer::Discard;
+    });
+    QSignalSpy loaded(&w, &MainWindow::datasetLoaded);
+    w.openDemo();
+    QTRY_VERIFY_WITH_TIMEOUT(!loaded.isEmpty(), 120000);
+    const QString demo = loaded.takeFirst().first().toString();
+    // The data set is part of the project: choosing one is a change to save.
+    QVERIFY(actions->document()->isModified());
+    QVERIFY2(w.windowTitle().startsWith("Untitled* — demo.ms"), qPrintable(w.windowTitle()));
+
+    // What a user does: weighting, a regularizer's lambda, the dirty view's colormap and zoom.
+    comboWith(w, "uniform")->setCurrentText("uniform");
+    QCOMPARE(lambdaEdit(w, 0)->text(), QString("1e-4"));
+    lambdaEdit(w, 0)->setText("2.5e-4");
+    apertura::gui::ImagePanel* dirty = w.imageTabs()->panel("dirty");
+    dirty->toolbar()->colormapBox()->setCurrentText("viridis");
+    QCOMPARE(dirty->displaySettings().colormap, apertura::gui::ColormapKind::Viridis);
+    apertura::gui::ImageData picture;
+    picture.nx = picture.ny = 64;
+    picture.pixels.assign(64 * 64, 1.0f);
+    dirty->setImage(picture);
+    dirty->view()->setView(QPointF(20.5, 30.25), 3.0);
+    QVERIFY(actions->document()->isModified());
+    QVERIFY2(w.windowTitle().startsWith("Untitled* — "), qPrintable(w.windowTitle()));
+
+    const QString file = dir_.path() + "/p.apertura";
+    QVERIFY(actions->saveAs(file));
+    QVERIFY(!actions->document()->isModified());
+    QVERIFY2(w.windowTitle().startsWith("p.apertura — demo.ms"), qPrintable(w.windowTitle()));
+
+    // The file says what the window showed.
+    const QJsonObject json = readJson(file);
+    QCOMPARE(json["weighting"].toObject()["scheme"].toString(), QString("uniform"));
+    QCOMPARE(json["data"].toObject()["path"].toString(), demo);
+    bool found_l1 = false;
+    for (const QJsonValue r : json["regularizers"].toArray()) {
+      if (r.toObject()["type"].toString() == "l1") {
+        found_l1 = true;
+        QCOMPARE(r.toObject()["lambda"].toDouble(), 2.5e-4);
+      }
+    }
+    QVERIFY(found_l1);
+    const QJsonObject views = json["views"].toObject();
+    const QJsonObject dirty_json = views["dirty"].toObject();
+    QCOMPARE(dirty_json["colormap"].toString(), QString("viridis"));
+    QCOMPARE(dirty_json["zoom"].toDouble(), 3.0);
+    QCOMPARE(dirty_json["center_x"].toDouble(), 20.5);
+    QCOMPARE(dirty_json["center_y"].toDouble(), 30.25);
+    QCOMPARE(views["residual"].toObject()["colormap"].toString(), QString("coolwarm"));
+    QCOMPARE(views["psf"].toObject()["zoom"].toString(), QString("auto"));  // had no image
+
+    // The last results of the project, where a run of it writes them (beside it, named after it).
+    writeResultImage(dir_.path() + "/p-dirty.fits", 1e-3, "JY/BEAM");
+    writeResultImage(dir_.path() + "/p-model.fits", 2e-5, "JY/PIXEL");
+
+    // New project: prompt (auto-answered Discard) because of an unsaved change; defaults again.
+    comboWith(w, "fista")->setCurrentText("fista");
+    QVERIFY(actions->newProject());
+    QCOMPARE(prompts, 1);
+    auto fresh = actions->currentProject();
+    QVERIFY(fresh);
+    QCOMPARE(fresh->weighting.scheme, std::string("briggs"));
+    QCOMPARE(lambdaOf(*fresh, "l1"), 1e-4);
+    QCOMPARE(fresh->imaging.nx, project::defaultProject().imaging.nx);
+    QCOMPARE(fresh->optimizer.method, std::string("lbfgs"));
+    QCOMPARE(dirty->displaySettings().colormap, apertura::gui::ColormapKind::Inferno);
+    QVERIFY(!dirty->view()->image() || dirty->view()->image()->empty());
+    QVERIFY2(w.windowTitle().startsWith("Untitled — "), qPrintable(w.windowTitle()));
+
+    // Reopen: no prompt (nothing changed since New), everything back.
+    QSignalSpy opened(actions, &ProjectActions::projectOpened);
+    QSignalSpy restored(actions, &ProjectActions::resultsRestored);
+    QVERIFY(actions->openProject(file));
+    QTRY_VERIFY_WITH_TIMEOUT(!opened.isEmpty(), 20000);
+    QTRY_VERIFY_WITH_TIMEOUT(!restored.isEmpty(), 20000);
+    QCOMPARE(restored.first().first().toInt(), 2);
+    QTRY_VERIFY_WITH_TIMEOUT(!loaded.isEmpty(), 120000);  // the project's data set
+    QCOMPARE(prompts, 1);
+    const auto back = actions->currentProject();
+    QVERIFY(back);
+    QCOMPARE(back->weighting.scheme, std::string("uniform"));
+    QCOMPARE(lambdaOf(*back, "l1"), 2.5e-4);
+    QCOMPARE(back->data.path, demo.toStdString());
+    QCOMPARE(comboWith(w, "uniform")->currentText(), QString("uniform"));
+    QCOMPARE(lambdaEdit(w, 0)->text(), QString("0.00025"));
+    QCOMPARE(dirty->displaySettings().colormap, apertura::gui::ColormapKind::Viridis);
+    QCOMPARE(dirty->toolbar()->colormapBox()->currentText(), QString("viridis"));
+    QCOMPARE(w.imageTabs()->panel("residual")->displaySettings().colormap,
+             apertura::gui::ColormapKind::CoolWarm);
+    // The restored results, with the saved zoom and centre.
+    const auto image = dirty->view()->image();
+    QVERIFY(image && image->nx == 64 && image->ny == 64);
+    QCOMPARE(image->unit, std::string("Jy/beam"));
+    QVERIFY(image->beam.has_value());
+    QCOMPARE(image->at(7, 5), float(1e-3 * (7 + 500)));
+    QCOMPARE(dirty->view()->zoom(), 3.0);
+    QCOMPARE(dirty->view()->center(), QPointF(20.5, 30.25));
+    const auto model = w.imageTabs()->panel("model")->view()->image();
+    QVERIFY(model && model->nx == 64);
+    QCOMPARE(model->unit, std::string("Jy/pixel"));
+    QVERIFY(!w.imageTabs()->panel("residual")->view()->image() ||
+            w.imageTabs()->panel("residual")->view()->image()->empty());
+    QVERIFY(!actions->document()->isModified());
+    QVERIFY2(w.windowTitle().startsWith("p.apertura — demo.ms"), qPrintable(w.windowTitle()));
+
+    // A run of the saved project writes its results where reopening looks for them.
+    const auto run = actions->settingsForRun(demo);
+    QVERIFY(run);
+    QCOMPARE(QString::fromStdString(run->output.prefix), dir_.path() + "/p");
+
+    w.centralTabs()->setCurrentWidget(dirty);
+    QTest::qWait(300);
+    const QString shot = artifact("project-reopened.png");
+    if (!shot.isEmpty()) {
+      QString error;
+      QVERIFY2(apertura::gui::saveWindowScreenshot(w, shot, &error), qPrintable(error));
+    }
+  }
+
+  void everyFieldSurvivesGuiOpenAndSave() {
+    // A project with every field away from its default, views and mask included.
+    project::ProjectSettings s;
+    s.data = {ms_.toStdString(), 1, {0, 1}, 1, 3, "XX", "DATA", 5000, 2.5};
+    s.weighting = {"briggs", -1.25, 0.75, 2.0};
+    s.imaging = {1024, 768, 0.05, "kaiser-bessel", 1e-6, 1.5, true, "cpu", 1, 2, "double"};
+    s.regularizers = {{"entropy", 0.01, true, {{"prior", 1e-5}}},
+                      {"huber", 0.3, false, {{"delta", 0.2}}},
+                      {"tv", 0.002, true, {{"epsilon", 1e-8}}}};
+    s.optimizer.method = "cg-hz";
+    s.optimizer.line_search = "brent";
+    s.optimizer.max_iterations = 250;
+    s.optimizer.history = 7;
+    s.optimizer.relative_tolerance = 1e-9;
+    s.optimizer.gradient_tolerance = 1e-12;
+    s.optimizer.time_limit_s = 120.0;
+    s.optimizer.positivity = "softplus";
+    s.optimizer.snapshot_every = 3;
+    s.mask = {{"rectangle", false, {1, 2, 30, 40}}, {"ellipse", true, {10, 10, 5, 3, 30}}};
+    s.output.prefix = "out/run1";
+    s.output.psf = false;
+    s.output.metrics_csv = false;
+    s.output.write_model_column = true;
+    s.output.model_column = "MODEL_APERTURA";
+    s.views["dirty"].colormap = "magma";
+    s.views["dirty"].scaling = "asinh";
+    s.views["dirty"].clip = "user";
+    s.views["dirty"].user_min = -0.5;
+    s.views["dirty"].user_max = 2.0;
+    s.views["dirty"].zoom = 2.0;
+    s.views["dirty"].center_x = 10.0;
+    s.views["dirty"].center_y = 12.0;
+    s.views["truth"].colormap = "gray";  // a view this window does not have
+    for (const char* name : {"psf", "model", "restored"})
+      s.views[name] = project::ViewSettings{};
+    s.views["residual"].colormap = "coolwarm";
+    const std::string first = (dir_.path() + "/every.apertura").toStdString();
+    project::saveProject(s, first);
+
+    MainWindow w;
+    QSignalSpy loaded(&w, &MainWindow::datasetLoaded);
+    QSignalSpy opened(w.projectActions(), &ProjectActions::projectOpened);
+    QVERIFY(w.projectActions()->openProject(QString::fromStdString(first)));
+    QTRY_VERIFY_WITH_TIMEOUT(!opened.isEmpty(), 20000);
+    QTRY_VERIFY_WITH_TIMEOUT(!loaded.isEmpty(), 20000);
+    QVERIFY(!w.projectActions()->document()->isModified());
+    const std::string second = (dir_.path() + "/every-again.apertura").toStdString();
+    QVERIFY(w.projectActions()->saveAs(QString::fromStdString(second)));
+    const std::string base = dir_.path().toStdString();
+    QCOMPARE(QString::fromStdString(project::projectToJson(project::loadProject(second), base)),
+             QString::fromStdString(project::projectToJson(project::loadProject(first), base)));
+
+    // Editing one panel field changes that field only; terms the panel cannot show survive.
+    iterationsBox(w)->setValue(77);
+    lambdaEdit(w, 2)->setText("0.004");  // TV
+    QVERIFY(w.projectActions()->document()->isModified());
+    QVERIFY(w.projectActions()->save());
+    const project::ProjectSettings edited = project::loadProject(second);
+    QCOMPARE(edited.optimizer.max_iterations, 77);
+    QCOMPARE(edited.optimizer.method, std::string("cg-hz"));
+    QCOMPARE(edited.imaging.ny, 768);
+    QCOMPARE(edited.regularizers.size(), std::size_t(3));
+    QCOMPARE(edited.regularizers[1].type, std::string("huber"));
+    QCOMPARE(edited.regularizers[1].parameters.at("delta"), 0.2);
+    QCOMPARE(edited.regularizers[2].lambda, 0.004);
+    QCOMPARE(edited.regularizers[2].parameters.at("epsilon"), 1e-8);
+    QVERIFY(edited.regularizers[2].use_mask);
+    QCOMPARE(edited.mask.size(), std::size_t(2));
+    QCOMPARE(edited.views.at("truth").colormap, std::string("gray"));
+    QCOMPARE(*edited.views.at("dirty").zoom, 2.0);
+  }
+
+  void unsavedPromptFiresOnlyWhenModified() {
+    MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    ProjectActions* actions = w.projectActions();
+    int prompts = 0;
+    Answer answer = Answer::Cancel;
+    actions->setUnsavedPrompt([&](const QString&) {
+      ++prompts;
+      return answer;
+    });
+    // Clean: New and close go ahead without asking.
+    QVERIFY(actions->newProject());
+    QCOMPARE(prompts, 0);
+
+    QComboBox* method = comboWith(w, "fista");
+    method->setCurrentText("fista");
+    QVERIFY(actions->document()->isModified());
+    QVERIFY(!actions->newProject());  // Cancel
+    QCOMPARE(prompts, 1);
+    QCOMPARE(method->currentText(), QString("fista"));
+    QVERIFY(!w.close());  // Cancel keeps the window
+    QCOMPARE(prompts, 2);
+    QVERIFY(w.isVisible());
+
+    // Changing it back is no modification: no prompt.
+    method->setCurrentText("lbfgs");
+    QVERIFY(!actions->document()->isModified());
+    QVERIFY(actions->newProject());
+    QCOMPARE(prompts, 2);
+
+    // Save: writes the project, then goes on.
+    const QString file = dir_.path() + "/prompt.apertura";
+    QVERIFY(actions->saveAs(file));
+    method->setCurrentText("sdmm");
+    answer = Answer::Save;
+    QVERIFY(actions->newProject());
+    QCOMPARE(prompts, 3);
+    QCOMPARE(readJson(file)["optimizer"].toObject()["method"].toString(), QString("sdmm"));
+
+    // Discard on close: the window closes.
+    method->setCurrentText("cg-pr");
+    answer = Answer::Discard;
+    QVERIFY(w.close());
+    QCOMPARE(prompts, 4);
+    QVERIFY(!w.isVisible());
+  }
+
+  void recentListKeepsOrderAndDropsMissingFiles() {
+    using apertura::gui::RecentProjects;
+    QStringList files;
+    for (const char* name : {"a", "b", "c"}) {
+      files << dir_.path() + "/recent-" + name + ".apertura";
+      writeText(files.last(), "{}");
+    }
+    for (const QString& f : files)
+      RecentProjects::add(f, 8);
+    QCOMPARE(RecentProjects::list(), (QStringList{files[2], files[1], files[0]}));
+    RecentProjects::add(files[0], 8);
+    QCOMPARE(RecentProjects::list(), (QStringList{files[0], files[2], files[1]}));
+    QVERIFY(QFile::remove(files[2]));
+    QCOMPARE(RecentProjects::list(), (QStringList{files[0], files[1]}));
+    writeText(files[2], "{}");  // back on disk, but it was forgotten
+    QCOMPARE(RecentProjects::list(), (QStringList{files[0], files[1]}));
+    RecentProjects::add(files[2], 2);
+    QCOMPARE(RecentProjects::list(), (QStringList{files[2], files[0]}));
+
+    // Saving puts the project first in File > Open recent, and the menu lists it.
+    MainWindow w;
+    const QString saved = dir_.path() + "/recent-saved.apertura";
+    QVERIFY(w.projectActions()->saveAs(saved));
+    QCOMPARE(RecentProjects::list().first(), saved);
+    QMenu* menu = w.projectActions()->recentMenu();
+    emit menu->aboutToShow();
+    QStringList entries;
+    for (QAction* a : menu->actions()) {
+      if (!a->data().toString().isEmpty())
+        entries << a->data().toString();
+    }
+    QCOMPARE(entries, (QStringList{saved, files[2], files[0]}));
+    QVERIFY(menu->actions().first()->text().contains("recent-saved.apertura"));
+  }
+
+  void invalidProjectShowsTheKeyAndTheWindowStaysUsable() {
+    MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    ProjectActions* actions = w.projectActions();
+    comboWith(w, "natural")->setCurrentText("natural");
+    const QString good = dir_.path() + "/good.apertura";
+    QVERIFY(actions->saveAs(good));
+
+    const QString bad = dir_.path() + "/bad.apertura";
+    writeText(bad, R"({"schema_version": 1, "weighting": {"scheme": "uniform", "robust": 7}})");
+    QSignalSpy failed(actions, &ProjectActions::projectFailed);
+    QVERIFY(actions->openProject(bad));
+    QTRY_VERIFY_WITH_TIMEOUT(!failed.isEmpty(), 20000);
+    QString message = failed.takeFirst().at(1).toString();
+    QVERIFY2(message.contains("bad.apertura") && message.contains("weighting.robust") &&
+                 message.contains("[-2, 2]"),
+             qPrintable(message));
+    QMessageBox* box = errorBox(w);
+    QVERIFY(box);
+    QVERIFY2(box->text().contains("weighting.robust"), qPrintable(box->text()));
+    box->close();
+    // Nothing of the bad file was applied.
+    QCOMPARE(actions->document()->path(), QFileInfo(good).absoluteFilePath());
+    QCOMPARE(comboWith(w, "natural")->currentText(), QString("natural"));
+
+    writeText(bad, R"({"schema_version": 1, "views": {"dirty": {"colourmap": "gray"}}})");
+    QVERIFY(actions->openProject(bad));
+    QTRY_VERIFY_WITH_TIMEOUT(!failed.isEmpty(), 20000);
+    message = failed.takeFirst().at(1).toString();
+    QVERIFY2(message.contains("views.dirty.colourmap: unknown key"), qPrintable(message));
+
+    const QString missing = dir_.path() + "/missing.apertura";
+    QVERIFY(actions->openProject(missing));
+    QTRY_VERIFY_WITH_TIMEOUT(!failed.isEmpty(), 20000);
+    QVERIFY(failed.takeFirst().at(1).toString().contains("no such file or directory"));
+
+    // Still usable: a good project opens.
+    QSignalSpy opened(actions, &ProjectActions::projectOpened);
+    comboWith(w, "natural")->setCurrentText("uniform");
+    actions->setUnsavedPrompt([](const QString&) { return Answer::Discard; });
+    QVERIFY(actions->openProject(good));
+    QTRY_VERIFY_WITH_TIMEOUT(!opened.isEmpty(), 20000);
+    QCOMPARE(comboWith(w, "natural")->currentText(), QString("natural"));
+    QVERIFY(!actions->document()->isModified());
+  }
+
+  void preferencesApplyToNewProjects() {
+    apertura::gui::PreferencesDialog dialog;
+    dialog.colormapBox()->setCurrentText("viridis");
+    dialog.threadsBox()->setValue(3);
+    dialog.recentBox()->setValue(2);
+    dialog.snapshotBox()->setValue(7);
+    if (const QString shot = artifact("preferences-dialog.png"); !shot.isEmpty())
+      QVERIFY(dialog.grab().save(shot));
+    dialog.accept();
+    const auto prefs = apertura::gui::AppPreferences::load();
+    QCOMPARE(prefs.default_colormap, QString("viridis"));
+    QCOMPARE(prefs.threads, 3);
+    QCOMPARE(prefs.recent_count, 2);
+    QCOMPARE(prefs.snapshot_every, 7);
+
+    MainWindow w;
+    QVERIFY(w.projectActions()->newProject());
+    const auto s = w.projectActions()->currentProject();
+    QVERIFY(s);
+    QCOMPARE(s->imaging.threads, 3);
+    QCOMPARE(s->optimizer.snapshot_every, 7);
+    QCOMPARE(s->views.at("dirty").colormap, std::string("viridis"));
+    QCOMPARE(s->views.at("residual").colormap, std::string("coolwarm"));  // stays diverging
+    for (int i = 0; i < 3; ++i) {
+      const QString f = dir_.path() + QString("/pref-%1.apertura").arg(i);
+      QVERIFY(w.projectActions()->saveAs(f));
+    }
+    QCOMPARE(apertura::gui::RecentProjects::list().size(), 2);
+  }
+
+ private:
+  QTemporaryDir dir_;
+  QString ms_;
+};
+
+int main(int argc, char** argv) {
+  apertura::gui::VtkHostWidget::setDefaultSurfaceFormat();
+  QApplication app(argc, argv);
+  QApplication::setQuitOnLastWindowClosed(false);  // the close tests must not end the event loop
+  QApplication::setOrganizationName("AperturaTest");
+  QApplication::setApplicationName("test_project_workflow");
+  TestProjectWorkflow test;
+  return QTest::qExec(&test, argc, argv);
+}
+
+#include "test_project_workflow.moc"

@@ -9,6 +9,11 @@ packages=(
   libvtk9-dev libfftw3-dev libeigen3-dev casacore-dev casacore-data casacore-tools
   libcfitsio-dev wcslib-dev nlohmann-json3-dev libcli11-dev libtbb-dev
   xvfb xauth python3-casacore clang-format clang-tidy
+  # The external reference imager for the agreement tests (label external).
+  wsclean
+  # Packaging (CPack's .deb and the packaging test): dependencies from shared libraries,
+  # ELF inspection, and validators of the package and its desktop integration files.
+  dpkg-dev file lintian desktop-file-utils appstream shared-mime-info
 )
 
 missing=()

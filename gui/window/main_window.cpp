@@ -13,6 +13,7 @@
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTemporaryDir>
 #include <QToolBar>
 #include <QVBoxLayout>
 
@@ -150,6 +151,12 @@ void MainWindow::buildMenus() {
       pause_action_->setText(tr("Res&ume"));
     }
   });
+  continue_action_ =
+      run->addAction(tr("&Continue from last model"), this, &MainWindow::continueRun);
+  continue_action_->setShortcut(Qt::SHIFT | Qt::Key_F5);
+  continue_action_->setToolTip(
+      tr("Run again with the current settings, starting from the model "
+         "of the last finished run"));
   stop_action_ = run->addAction(tr("&Stop"), run_, &RunController::cancel);
   stop_action_->setShortcut(Qt::Key_Escape);
   QToolBar* bar = addToolBar(tr("Run"));

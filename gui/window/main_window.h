@@ -13,6 +13,7 @@ class QLabel;
 class QPlainTextEdit;
 class QProgressBar;
 class QTabWidget;
+class QTemporaryDir;
 
 namespace apertura {
 struct FitsImage;
@@ -47,6 +48,9 @@ class MainWindow : public QMainWindow {
   // Starts an imaging run of the opened data set with the panel's settings; false (and the
   // reason in the status bar) when there is no data set or a setting is invalid.
   bool startRun();
+  // Starts a run whose optimizer begins at the last finished run's model (the same settings
+  // otherwise); false when there is none or the settings are invalid.
+  bool continueRun();
 
   DatasetSummaryPanel* summaryPanel() const { return summary_panel_; }
   UvCoverageView* uvView() const { return uv_view_; }
@@ -95,6 +99,7 @@ class MainWindow : public QMainWindow {
   void onRunFinished(const QString& state, const QString& message);
   void log(const QString& line);
   void updateRunActions();
+  bool launchRun(const std::string& initial_model);
 
   DatasetLoader* loader_;
   RunController* run_;
@@ -112,6 +117,8 @@ class MainWindow : public QMainWindow {
   QAction* run_action_ = nullptr;
   QAction* pause_action_ = nullptr;
   QAction* stop_action_ = nullptr;
+  QAction* continue_action_ = nullptr;
+  std::unique_ptr<QTemporaryDir> resume_dir_;  // the last model, written for continueRun()
   ProjectActions* project_ = nullptr;
   std::optional<apertura::DatasetSummary> dataset_;
   std::shared_ptr<apertura::pipeline::ImagingProducts> products_;

@@ -4,6 +4,9 @@
 #include <QProgressBar>
 #include <QTabWidget>
 
+#include <QTemporaryDir>
+
+#include "core/io/fits_image_io.h"
 #include "core/pipeline/imaging_pipeline.h"
 #include "gui/controller/run_controller.h"
 #include "gui/panels/mask_panel.h"
@@ -17,6 +20,42 @@
 namespace apertura::gui {
 
 bool MainWindow::startRun() {
+  return launchRun(std::string());
+}
+
+bool MainWindow::continueRun() {
+  if (run_->isRunning())
+    return false;
+  if (!products_ || products_->model.empty()) {
+    status_label_->setText(tr("No finished run to continue from"));
+    return false;
+  }
+  // The model goes through a FITS file so the engine checks it against the run's grid like any
+  // initial model (a changed size or cell is refused with the reason).
+  if (!resume_dir_)
+    resume_dir_ = std::make_unique<QTemporaryDir>();
+  const std::string path = (resume_dir_->path() + "/last-model.fits").toStdString();
+  FitsImage img;
+  img.nx = products_->geometry.nx;
+  img.ny = products_->geometry.ny;
+  img.cell_x_rad = products_->geometry.cell_l;
+  img.cell_y_rad = products_->geometry.cell_m;
+  img.ref_pixel_x = img.nx / 2;
+  img.ref_pixel_y = img.ny / 2;
+  img.ref_ra_rad = products_->phase_centre_ra_rad;
+  img.ref_dec_rad = products_->phase_centre_dec_rad;
+  img.bunit = "JY/PIXEL";
+  img.pixels = products_->model;
+  try {
+    writeFitsImage(path, img, FitsPixelType::Float64);
+  } catch (const std::exception& e) {
+    status_label_->setText(QString::fromStdString(e.what()));
+    return false;
+  }
+  return launchRun(path);
+}
+
+bool MainWindow::launchRun(const std::string& initial_model) {
   if (run_->isRunning())
     return false;
   if (!dataset_) {
@@ -30,17 +69,20 @@ bool MainWindow::startRun() {
     return false;
   }
   mask_panel_->applyTo(*settings);  // the drawn mask, when "use mask" is on
+  if (!initial_model.empty())
+    settings->optimizer.initial_model = initial_model;
   products_ = std::make_shared<pipeline::ImagingProducts>();
   convergence_->clear();
   image_tabs_->clearCounts();
   run_->start(*settings, pipeline::makeImagingPipeline(products_));
   run_status_->start(settings->optimizer.max_iterations);
-  log(tr("run started: %1 x %2 px, %3, %4 iterations of %5")
+  log(tr("run started%6: %1 x %2 px, %3, %4 iterations of %5")
           .arg(settings->imaging.nx)
           .arg(settings->imaging.ny)
           .arg(QString::fromStdString(settings->weighting.scheme))
           .arg(settings->optimizer.max_iterations)
-          .arg(QString::fromStdString(settings->optimizer.method)));
+          .arg(QString::fromStdString(settings->optimizer.method))
+          .arg(initial_model.empty() ? QString() : tr(" from the last model")));
   tabs_->setCurrentIndex(1);  // the dirty image appears first
   updateRunActions();
   return true;
@@ -72,6 +114,8 @@ void MainWindow::updateRunActions() {
   run_action_->setEnabled(!running && dataset_.has_value());
   pause_action_->setEnabled(running);
   stop_action_->setEnabled(running);
+  if (continue_action_)
+    continue_action_->setEnabled(!running && products_ && !products_->model.empty());
 }
 
 }  // namespace apertura::gui

@@ -136,6 +136,19 @@ class TestMainWindow : public QObject {
       QString error;
       QVERIFY2(apertura::gui::saveWindowScreenshot(w, shot, &error), qPrintable(error));
     }
+    // Run > Continue from last model: the next run's first iteration starts at the first run's
+    // fit, not from an empty image.
+    const double last_chi2 = w.convergence()->metrics().last().chi2_per_dof;
+    const double first_chi2 = w.convergence()->metrics().first().chi2_per_dof;
+    finished.clear();
+    QVERIFY(w.continueRun());
+    QVERIFY(finished.wait(120000));
+    QCOMPARE(finished.first().at(0).toString(), QString("finished"));
+    const double resumed = w.convergence()->metrics().first().chi2_per_dof;
+    qInfo("chi2/dof: first run %.3f -> %.3f, continued run starts at %.3f", first_chi2, last_chi2,
+          resumed);
+    QVERIFY(resumed <= last_chi2 * 1.05);
+    QVERIFY(resumed < 0.5 * first_chi2);
   }
 
   void invalidSettingsRefuseToRun() {

@@ -12,8 +12,10 @@ MetricsChart::MetricsChart(const QString& title, const QString& x_label, const Q
                            bool log_y, QWidget* parent)
     : QChartView(parent), log_y_(log_y) {
   auto* c = new QChart;
-  c->setTitle(title);
-  c->legend()->setAlignment(Qt::AlignBottom);
+  // The dock is short: the title goes to the tooltip (the tab names the chart) and the legend to
+  // the right, or Qt Charts elides the axis labels to fit the plot's height.
+  setToolTip(title);
+  c->legend()->setAlignment(Qt::AlignRight);
   c->setMargins(QMargins(4, 4, 4, 4));
   auto* x = new QValueAxis;
   x->setTitleText(x_label);

@@ -31,4 +31,15 @@ DatasetFormat detectDatasetFormat(const std::string& path) {
                    "nor UVFITS (a file starting with \"SIMPLE  =\")");
 }
 
+std::optional<DatasetFormat> detectBuiltinFormat(const std::string& path) {
+  try {
+    return detectDatasetFormat(path);
+  } catch (const InputError&) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec))
+      throw;
+    return std::nullopt;
+  }
+}
+
 }  // namespace apertura

@@ -1,6 +1,5 @@
 #include "core/io/visibility_source_factory.h"
 
-#include <filesystem>
 
 #include "core/io/dataset_format.h"
 #include "core/io/ms_reader.h"
@@ -19,19 +18,14 @@ std::size_t residentBytes(const SourceInfo& info) {
 
 std::unique_ptr<VisibilitySource> openVisibilitySource(const std::string& path,
                                                        const ReadOptions& options) {
-  DatasetFormat format = DatasetFormat::kUvfits;
-  try {
-    format = detectDatasetFormat(path);
-  } catch (const InputError&) {
-    // Not a built-in format: a plugin reader may know it (plugin_api.h).
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(path, ec))
-      throw;
+  const auto detected = detectBuiltinFormat(path);
+  if (!detected) {
     const auto& registry = plugin::PluginRegistry::global();
     if (auto source = plugin::openWithPluginReader(registry, path, options))
       return source;
     throw InputError(path, plugin::unknownFormatProblem(registry));
   }
+  const DatasetFormat format = *detected;
   PrefetchSource::Opener opener = [path, options, format]() {
     return format == DatasetFormat::kMeasurementSet ? openMeasurementSetReader(path, options)
                                                     : openUvfitsReader(path, options);

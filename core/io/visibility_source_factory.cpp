@@ -1,6 +1,5 @@
 #include "core/io/visibility_source_factory.h"
 
-
 #include "core/io/dataset_format.h"
 #include "core/io/ms_reader.h"
 #include "core/io/prefetch_source.h"

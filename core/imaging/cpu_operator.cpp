@@ -23,6 +23,12 @@ namespace apertura::imaging {
 
 namespace {
 
+// A block planned once for the streaming calls.
+struct CpuPlannedBlock final : PlannedBlock {
+  BlockScales scales;
+  TilePlan plan;
+};
+
 template <typename T>
 class CpuOperator final : public ImagingOperator<T> {
  public:
@@ -66,26 +72,12 @@ class CpuOperator final : public ImagingOperator<T> {
     }
     scales_.clear();
     plans_.clear();
-    for (const UvwBlock& b : blocks) {
-      BlockScales sc;
-      sc.block = b;
-      for (std::size_t c = 0; c < b.num_channels; ++c) {
-        const double f = b.frequencies_hz[c] / kSpeedOfLight;
-        sc.scale_u.push_back(f * geometry_.cell_l * nu_);
-        sc.scale_v.push_back(f * geometry_.cell_m * nv_);
-        if (wstack_.active)
-          sc.scale_w.push_back(f / wstack_.dw);
-      }
-      sc.w_offset = wstack_.active ? wstack_.w0 / wstack_.dw : 0.0;
-      scales_.push_back(std::move(sc));
-    }
+    for (const UvwBlock& b : blocks)
+      scales_.push_back(scalesOf(b));
     plans_.resize(scales_.size());
     arena_->execute([&] {
-      tbb::parallel_for(std::size_t(0), scales_.size(), [&](std::size_t i) {
-        plans_[i] = buildTilePlan(scales_[i], kernel_.support, nu_, nv_, kernel_.support,
-                                  wstack_.active ? wstack_.planes : 1,
-                                  std::is_same_v<T, float> && !wstack_.active);
-      });
+      tbb::parallel_for(std::size_t(0), scales_.size(),
+                        [&](std::size_t i) { plans_[i] = planOf(scales_[i]); });
     });
   }
 
@@ -96,9 +88,9 @@ class CpuOperator final : public ImagingOperator<T> {
     arena_->execute([&] {
       for (int plane = 0; plane < wstack_.planes; ++plane) {
         imageToGrid(image, plane);
-        fftGrid(true);
+        fftGrid(grid_.data(), true);
         for (std::size_t b = 0; b < vis.size(); ++b)
-          degridTiles(b, plane, vis[b]);
+          degridTiles(scales_[b], plans_[b], plane, vis[b]);
       }
     });
   }
@@ -111,12 +103,68 @@ class CpuOperator final : public ImagingOperator<T> {
     std::fill(image, image + geometry_.numPixels(), Complex(0));
     arena_->execute([&] {
       for (int plane = 0; plane < wstack_.planes; ++plane) {
-        zeroGrid();
+        zeroGrid(grid_.data());
         for (std::size_t b = 0; b < vis.size(); ++b)
-          gridTiles(b, plane, vis[b], weights[b]);
-        fftGrid(false);
-        gridToImage(image, plane);
+          gridTiles(scales_[b], plans_[b], plane, vis[b], weights[b], grid_.data());
+        fftGrid(grid_.data(), false);
+        gridToImage(grid_.data(), image, plane);
       }
+    });
+  }
+
+  std::unique_ptr<PlannedBlock> planBlock(const UvwBlock& block) override {
+    requireNoWStacking();
+    auto planned = std::make_unique<CpuPlannedBlock>();
+    planned->scales = scalesOf(block);
+    arena_->execute([&] { planned->plan = planOf(planned->scales); });
+    return planned;
+  }
+
+  std::vector<std::unique_ptr<PlannedBlock>> planBlocks(
+      const std::vector<UvwBlock>& blocks) override {
+    requireNoWStacking();
+    std::vector<std::unique_ptr<CpuPlannedBlock>> planned(blocks.size());
+    arena_->execute([&] {
+      tbb::parallel_for(std::size_t(0), blocks.size(), [&](std::size_t i) {
+        planned[i] = std::make_unique<CpuPlannedBlock>();
+        planned[i]->scales = scalesOf(blocks[i]);
+        planned[i]->plan = planOf(planned[i]->scales);
+      });
+    });
+    return {std::make_move_iterator(planned.begin()), std::make_move_iterator(planned.end())};
+  }
+
+  void prepareDegrid(const Complex* image) override {
+    requireNoWStacking();
+    arena_->execute([&] {
+      imageToGrid(image, 0);
+      fftGrid(grid_.data(), true);
+    });
+  }
+
+  void degridBlock(const PlannedBlock& block, Complex* vis) override {
+    const auto& b = static_cast<const CpuPlannedBlock&>(block);
+    std::fill(vis, vis + b.scales.block.numSamples(), Complex(0));
+    arena_->execute([&] { degridTiles(b.scales, b.plan, 0, vis); });
+  }
+
+  void beginGrid() override {
+    requireNoWStacking();
+    if (accumulator_.size() != grid_.size())
+      accumulator_.resize(grid_.size());
+    arena_->execute([&] { zeroGrid(accumulator_.data()); });
+  }
+
+  void gridBlock(const PlannedBlock& block, const Complex* vis, const float* weights) override {
+    const auto& b = static_cast<const CpuPlannedBlock&>(block);
+    arena_->execute([&] { gridTiles(b.scales, b.plan, 0, vis, weights, accumulator_.data()); });
+  }
+
+  void endGrid(Complex* image) override {
+    std::fill(image, image + geometry_.numPixels(), Complex(0));
+    arena_->execute([&] {
+      fftGrid(accumulator_.data(), false);
+      gridToImage(accumulator_.data(), image, 0);
     });
   }
 
@@ -142,10 +190,36 @@ class CpuOperator final : public ImagingOperator<T> {
           "setSamples() was given");
   }
 
-  void zeroGrid() {
+  void requireNoWStacking() const {
+    if (settings_.w_stacking)
+      throw InputError("imaging.w_stacking",
+                       "w-stacking needs every visibility in memory (one pass per w plane): "
+                       "it cannot be used with streaming data");
+  }
+
+  BlockScales scalesOf(const UvwBlock& b) const {
+    BlockScales sc;
+    sc.block = b;
+    for (std::size_t c = 0; c < b.num_channels; ++c) {
+      const double f = b.frequencies_hz[c] / kSpeedOfLight;
+      sc.scale_u.push_back(f * geometry_.cell_l * nu_);
+      sc.scale_v.push_back(f * geometry_.cell_m * nv_);
+      if (wstack_.active)
+        sc.scale_w.push_back(f / wstack_.dw);
+    }
+    sc.w_offset = wstack_.active ? wstack_.w0 / wstack_.dw : 0.0;
+    return sc;
+  }
+
+  TilePlan planOf(const BlockScales& sc) const {
+    return buildTilePlan(sc, kernel_.support, nu_, nv_, kernel_.support,
+                         wstack_.active ? wstack_.planes : 1,
+                         std::is_same_v<T, float> && !wstack_.active);
+  }
+
+  void zeroGrid(Complex* grid) {
     tbb::parallel_for(0, nv_, [&](int v) {
-      std::fill(grid_.data() + std::size_t(v) * nu_, grid_.data() + std::size_t(v + 1) * nu_,
-                Complex(0));
+      std::fill(grid + std::size_t(v) * nu_, grid + std::size_t(v + 1) * nu_, Complex(0));
     });
   }
 
@@ -160,7 +234,7 @@ class CpuOperator final : public ImagingOperator<T> {
   // Corrected image (times the plane's phase screen) into the zero-padded grid; pixel offset p
   // goes to cell p mod N.
   void imageToGrid(const Complex* image, int plane) {
-    zeroGrid();
+    zeroGrid(grid_.data());
     const int nx = geometry_.nx, ny = geometry_.ny;
     tbb::parallel_for(0, ny, [&](int iy) {
       Complex* row = grid_.data() + std::size_t((iy - ny / 2 + nv_) % nv_) * nu_;
@@ -175,10 +249,10 @@ class CpuOperator final : public ImagingOperator<T> {
     });
   }
 
-  void gridToImage(Complex* image, int plane) {
+  void gridToImage(const Complex* grid, Complex* image, int plane) {
     const int nx = geometry_.nx, ny = geometry_.ny;
     tbb::parallel_for(0, ny, [&](int iy) {
-      const Complex* row = grid_.data() + std::size_t((iy - ny / 2 + nv_) % nv_) * nu_;
+      const Complex* row = grid + std::size_t((iy - ny / 2 + nv_) % nv_) * nu_;
       const T cy = T(corr_y_[iy]);
       for (int ix = 0; ix < nx; ++ix) {
         const std::size_t p = std::size_t(iy) * nx + ix;
@@ -192,14 +266,14 @@ class CpuOperator final : public ImagingOperator<T> {
 
   // Only the columns holding image pixels are transformed along v when going image -> grid
   // (and back), which saves a quarter of the work at sigma = 2.
-  void fftGrid(bool forward) {
+  void fftGrid(Complex* grid, bool forward) {
     const int nx = geometry_.nx;
     const int left = nx - nx / 2, right = nx / 2;  // columns [0, left) and [nu - right, nu)
     auto columns = [&] {
-      fftMany(grid_.data(), nv_, left, nu_, 1, forward, threads_);
-      fftMany(grid_.data() + (nu_ - right), nv_, right, nu_, 1, forward, threads_);
+      fftMany(grid, nv_, left, nu_, 1, forward, threads_);
+      fftMany(grid + (nu_ - right), nv_, right, nu_, 1, forward, threads_);
     };
-    auto rows = [&] { fftMany(grid_.data(), nu_, nv_, 1, nu_, forward, threads_); };
+    auto rows = [&] { fftMany(grid, nu_, nv_, 1, nu_, forward, threads_); };
     if (forward) {
       columns();
       rows();
@@ -211,8 +285,7 @@ class CpuOperator final : public ImagingOperator<T> {
 
   // Degrids block b's samples whose w group touches `plane`: every sample is read by one task and
   // the grid is only read, so tiles run in any order.
-  void degridTiles(std::size_t b, int plane, Complex* vis_out) {
-    const TilePlan& plan = plans_[b];
+  void degridTiles(const BlockScales& sc, const TilePlan& plan, int plane, Complex* vis_out) {
     const int span = plan.tile_size + kernel_.support - 1;
     const std::size_t tiles = plan.numTiles();
     const int g_lo = wstack_.active ? std::max(0, plane - kernel_.support + 1) : 0;
@@ -226,10 +299,10 @@ class CpuOperator final : public ImagingOperator<T> {
         const std::uint32_t* end = plan.order.data() + plan.start[key + 1];
         if (begin == end)
           continue;
-        TileContext<T> t = tileContext(b, plane, key % tiles, buf);
+        TileContext<T> t = tileContext(sc, plan, plane, key % tiles, buf);
         if (!plan.positions.empty())
           t.positions = plan.positions.data() + plan.start[key];
-        loadTile(t, span);
+        loadTile(t, span, grid_.data());
         degridTile(t, begin, end, vis_out);
       }
     });
@@ -239,8 +312,8 @@ class CpuOperator final : public ImagingOperator<T> {
   // the kernel halo, so tiles are stored colour by colour (tiles of one colour never share a
   // cell): no locks, and every grid cell sums its contributions in the same order whatever the
   // thread count or scheduling, which makes runs bitwise reproducible.
-  void gridTiles(std::size_t b, int plane, const Complex* vis_in, const float* weights) {
-    const TilePlan& plan = plans_[b];
+  void gridTiles(const BlockScales& sc, const TilePlan& plan, int plane, const Complex* vis_in,
+                 const float* weights, Complex* grid) {
     const int span = plan.tile_size + kernel_.support - 1;
     const std::size_t tiles = plan.numTiles();
     const int g_lo = wstack_.active ? std::max(0, plane - kernel_.support + 1) : 0;
@@ -257,7 +330,7 @@ class CpuOperator final : public ImagingOperator<T> {
             any = plan.start[g * tiles + k] != plan.start[g * tiles + k + 1];
           if (!any)
             continue;
-          TileContext<T> t = tileContext(b, plane, k, buf);
+          TileContext<T> t = tileContext(sc, plan, plane, k, buf);
           std::fill(buf.begin(), buf.end(), T(0));
           for (int g = g_lo; g <= g_hi; ++g) {
             const std::size_t key = std::size_t(g) * tiles + k;
@@ -266,19 +339,19 @@ class CpuOperator final : public ImagingOperator<T> {
             gridTile(t, plan.order.data() + plan.start[key],
                      plan.order.data() + plan.start[key + 1], vis_in, weights);
           }
-          storeTile(t, span);
+          storeTile(t, span, grid);
         }
       });
     }
   }
 
-  TileContext<T> tileContext(std::size_t b, int plane, std::size_t k, std::vector<T>& buf) const {
-    const TilePlan& plan = plans_[b];
+  TileContext<T> tileContext(const BlockScales& sc, const TilePlan& plan, int plane, std::size_t k,
+                             std::vector<T>& buf) const {
     const int ts = plan.tile_size, span = ts + kernel_.support - 1;
     const int stride = (span + 7) / 8 * 8;
     buf.resize(2 * std::size_t(stride) * span);
     TileContext<T> t;
-    t.scales = &scales_[b];
+    t.scales = &sc;
     t.poly = &poly_;
     t.grid_u = nu_;
     t.grid_v = nv_;
@@ -304,9 +377,9 @@ class CpuOperator final : public ImagingOperator<T> {
     return colouring_;
   }
 
-  void loadTile(const TileContext<T>& t, int span) {
+  void loadTile(const TileContext<T>& t, int span, const Complex* grid) const {
     for (int a = 0; a < span; ++a) {
-      const Complex* row = grid_.data() + std::size_t((t.v0 + a) % nv_) * nu_;
+      const Complex* row = grid + std::size_t((t.v0 + a) % nv_) * nu_;
       T* re = t.re + std::size_t(a) * t.stride;
       T* im = t.im + std::size_t(a) * t.stride;
       for (int c = 0; c < span; ++c) {
@@ -320,9 +393,9 @@ class CpuOperator final : public ImagingOperator<T> {
   }
 
   // Adds the tile buffer to the grid; the colouring guarantees no other task writes these cells.
-  void storeTile(const TileContext<T>& t, int span) {
+  void storeTile(const TileContext<T>& t, int span, Complex* grid) {
     for (int a = 0; a < span; ++a) {
-      Complex* row = grid_.data() + std::size_t((t.v0 + a) % nv_) * nu_;
+      Complex* row = grid + std::size_t((t.v0 + a) % nv_) * nu_;
       const T* re = t.re + std::size_t(a) * t.stride;
       const T* im = t.im + std::size_t(a) * t.stride;
       for (int c = 0; c < span; ++c) {
@@ -342,6 +415,7 @@ class CpuOperator final : public ImagingOperator<T> {
   std::vector<double> corr_x_, corr_y_;
   std::unique_ptr<tbb::task_arena> arena_;
   AlignedBuffer<Complex> grid_;
+  AlignedBuffer<Complex> accumulator_;  // streaming gridding adds here; grid_ holds the model
   std::vector<BlockScales> scales_;
   std::vector<TilePlan> plans_;
   WStackLayout wstack_;

@@ -8,82 +8,163 @@ namespace apertura::imaging {
 
 namespace {
 
+void checkChunk(const VisibilityChunk& c) {
+  if (c.visibilities.size() != c.num_rows() * c.num_channels() ||
+      c.weights.size() != c.visibilities.size())
+    throw std::invalid_argument("visibility chunk with inconsistent array sizes");
+}
+
+// Grids every chunk (with its imaging weights) into one image: the visibilities, or ones for the
+// PSF. Held chunks reuse the plans of the first pass.
 template <typename T>
-void gridDirtyAndPsf(const std::vector<const VisibilityChunk*>& chunks,
-                     const std::vector<UvwBlock>& blocks,
-                     const std::vector<std::vector<float>>& weights, const DirtyImageSettings& s,
-                     DirtyImageResult& out) {
-  auto op = makeCpuOperator<T>(s.geometry, s.op);
-  op->setSamples(blocks);
-  out.operator_description = op->describe();
-  std::vector<const float*> w;
-  std::vector<const std::complex<T>*> vis;
-  std::vector<std::vector<std::complex<T>>> converted, ones(chunks.size());
-  for (std::size_t b = 0; b < chunks.size(); ++b) {
-    w.push_back(weights[b].data());
-    if constexpr (std::is_same_v<T, float>) {
-      vis.push_back(chunks[b]->visibilities.data());
-    } else {
-      converted.emplace_back(chunks[b]->visibilities.begin(), chunks[b]->visibilities.end());
-      vis.push_back(converted.back().data());
+class ChunkGridder {
+ public:
+  ChunkGridder(ChunkSequence& chunks, const ImagingWeighter& weighter, const DirtyImageSettings& s)
+      : chunks_(chunks), weighter_(weighter), op_(makeCpuOperator<T>(s.geometry, s.op)) {
+    if (chunks.held()) {
+      chunks.forEach([&](const VisibilityChunk& c, std::size_t) {
+        checkChunk(c);
+        blocks_.push_back(UvwBlock::of(c));
+      });
+      if (s.op.w_stacking)
+        op_->setSamples(blocks_);  // one pass per w plane over the held blocks
+      else
+        plans_ = op_->planBlocks(blocks_);
     }
   }
-  const std::size_t npix = s.geometry.numPixels();
-  std::vector<std::complex<T>> image(npix);
-  op->grid(vis, w, image.data());
-  out.dirty.resize(npix);
-  const double norm = out.sum_weights > 0.0 ? 1.0 / out.sum_weights : 0.0;
-  for (std::size_t p = 0; p < npix; ++p)
-    out.dirty[p] = float(image[p].real() * norm);
 
-  std::vector<const std::complex<T>*> unit;
-  for (std::size_t b = 0; b < chunks.size(); ++b) {
-    ones[b].assign(blocks[b].numSamples(), std::complex<T>(1));
-    unit.push_back(ones[b].data());
+  std::string describe() const { return op_->describe(); }
+
+  // Re(A^H (w x)) with x the visibilities (or 1 when `psf`); `per_chunk` sees each chunk's
+  // imaging weights.
+  template <typename F>
+  std::vector<T> image(bool psf, F per_chunk) {
+    if (plans_.empty() && !blocks_.empty())
+      return imageAllPlanes(psf, per_chunk);
+    op_->beginGrid();
+    chunks_.forEach([&](const VisibilityChunk& c, std::size_t i) {
+      checkChunk(c);
+      const UvwBlock block = UvwBlock::of(c);
+      weights_.resize(c.num_samples());
+      weighter_.weights(block, c.weights.data(), weights_.data());
+      per_chunk(c, weights_);
+      std::unique_ptr<PlannedBlock> own = plans_.empty() ? op_->planBlock(block) : nullptr;
+      const PlannedBlock& plan = own ? *own : *plans_.at(i);
+      const std::complex<T>* vis = nullptr;
+      if (psf) {
+        values_.assign(c.num_samples(), std::complex<T>(1));
+        vis = values_.data();
+      } else if constexpr (std::is_same_v<T, float>) {
+        vis = c.visibilities.data();
+      } else {
+        values_.assign(c.visibilities.begin(), c.visibilities.end());
+        vis = values_.data();
+      }
+      op_->gridBlock(plan, vis, weights_.data());
+    });
+    std::vector<std::complex<T>> pixels(op_->geometry().numPixels());
+    op_->endGrid(pixels.data());
+    return realPart(pixels);
   }
-  op->grid(unit, w, image.data());
-  out.psf.resize(npix);
+
+ private:
+  static std::vector<T> realPart(const std::vector<std::complex<T>>& pixels) {
+    std::vector<T> real(pixels.size());
+    for (std::size_t p = 0; p < pixels.size(); ++p)
+      real[p] = pixels[p].real();
+    return real;
+  }
+
+  // w-stacking: every block is gridded in one call (a pass per w plane over all of them).
+  template <typename F>
+  std::vector<T> imageAllPlanes(bool psf, F per_chunk) {
+    std::vector<std::vector<float>> weights(blocks_.size());
+    std::vector<std::vector<std::complex<T>>> values(blocks_.size());
+    std::vector<const float*> w;
+    std::vector<const std::complex<T>*> vis;
+    chunks_.forEach([&](const VisibilityChunk& c, std::size_t i) {
+      weights[i].resize(c.num_samples());
+      weighter_.weights(blocks_[i], c.weights.data(), weights[i].data());
+      per_chunk(c, weights[i]);
+      if (psf)
+        values[i].assign(c.num_samples(), std::complex<T>(1));
+      else
+        values[i].assign(c.visibilities.begin(), c.visibilities.end());
+      w.push_back(weights[i].data());
+      vis.push_back(values[i].data());
+    });
+    std::vector<std::complex<T>> pixels(op_->geometry().numPixels());
+    op_->grid(vis, w, pixels.data());
+    return realPart(pixels);
+  }
+
+  ChunkSequence& chunks_;
+  const ImagingWeighter& weighter_;
+  std::unique_ptr<ImagingOperator<T>> op_;
+  std::vector<UvwBlock> blocks_;  // held chunks only
+  std::vector<std::unique_ptr<PlannedBlock>> plans_;
+  std::vector<float> weights_;
+  std::vector<std::complex<T>> values_;
+};
+
+template <typename T>
+void gridDirtyAndPsf(ChunkSequence& chunks, const ImagingWeighter& weighter,
+                     const DirtyImageSettings& s, DirtyImageResult& out) {
+  ChunkGridder<T> gridder(chunks, weighter, s);
+  out.operator_description = gridder.describe();
+  double fmin = std::numeric_limits<double>::max(), fmax = 0.0;
+  const std::vector<T> dirty =
+      gridder.image(false, [&](const VisibilityChunk& c, const std::vector<float>& w) {
+        for (float x : w) {
+          out.sum_weights += x;
+          if (x != 0.0f)
+            ++out.samples;
+        }
+        for (double f : c.frequencies_hz) {
+          fmin = std::min(fmin, f);
+          fmax = std::max(fmax, f);
+        }
+      });
+  if (out.samples == 0)
+    throw std::runtime_error("no unflagged visibilities to image");
+  if (fmax > 0.0)
+    out.frequencies_hz = {fmin, fmax};
+  const double norm = 1.0 / out.sum_weights;
+  out.dirty.resize(dirty.size());
+  for (std::size_t p = 0; p < dirty.size(); ++p)
+    out.dirty[p] = float(dirty[p] * norm);
+
+  const std::vector<T> psf = gridder.image(true, [](const VisibilityChunk&, const auto&) {});
   double peak = 0.0;
-  for (std::size_t p = 0; p < npix; ++p)
-    peak = std::max(peak, double(image[p].real()));
-  for (std::size_t p = 0; p < npix; ++p)
-    out.psf[p] = peak > 0.0 ? float(image[p].real() / peak) : 0.0f;
+  for (T v : psf)
+    peak = std::max(peak, double(v));
+  out.psf.resize(psf.size());
+  for (std::size_t p = 0; p < psf.size(); ++p)
+    out.psf[p] = peak > 0.0 ? float(psf[p] / peak) : 0.0f;
 }
 
 }  // namespace
 
 DirtyImageResult makeDirtyImage(const std::vector<const VisibilityChunk*>& chunks,
                                 const DirtyImageSettings& s) {
-  std::vector<UvwBlock> blocks;
-  std::vector<const float*> data_weights;
-  DirtyImageResult out;
-  double fmin = std::numeric_limits<double>::max(), fmax = 0.0;
-  for (const VisibilityChunk* c : chunks) {
-    if (c->visibilities.size() != c->num_rows() * c->num_channels() ||
-        c->weights.size() != c->visibilities.size())
-      throw std::invalid_argument("visibility chunk with inconsistent array sizes");
-    blocks.push_back(UvwBlock::of(*c));
-    data_weights.push_back(c->weights.data());
-    for (double f : c->frequencies_hz) {
-      fmin = std::min(fmin, f);
-      fmax = std::max(fmax, f);
-    }
+  HeldChunks held(chunks);
+  return makeDirtyImage(held, s);
+}
+
+DirtyImageResult makeDirtyImage(ChunkSequence& chunks, const DirtyImageSettings& s) {
+  ImagingWeighter weighter(s.geometry, s.weighting);
+  if (weighter.needsDensity()) {
+    chunks.forEach([&](const VisibilityChunk& c, std::size_t) {
+      checkChunk(c);
+      weighter.addDensity(UvwBlock::of(c), c.weights.data());
+    });
   }
-  if (fmax > 0.0)
-    out.frequencies_hz = {fmin, fmax};
-  const auto weights = imagingWeights(blocks, data_weights, s.geometry, s.weighting);
-  for (const auto& wb : weights)
-    for (float w : wb) {
-      out.sum_weights += w;
-      if (w != 0.0f)
-        ++out.samples;
-    }
-  if (out.samples == 0)
-    throw std::runtime_error("no unflagged visibilities to image");
+  weighter.finishDensity();
+  DirtyImageResult out;
   if (s.op.epsilon < 1e-6)
-    gridDirtyAndPsf<double>(chunks, blocks, weights, s, out);
+    gridDirtyAndPsf<double>(chunks, weighter, s, out);
   else
-    gridDirtyAndPsf<float>(chunks, blocks, weights, s, out);
+    gridDirtyAndPsf<float>(chunks, weighter, s, out);
   out.beam = fitCleanBeam(out.psf, s.geometry);
   return out;
 }

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "core/data/chunk_sequence.h"
 #include "core/data/visibility_chunk.h"
 #include "core/imaging/beam_fit.h"
 #include "core/imaging/image_geometry.h"
@@ -34,5 +35,9 @@ struct DirtyImageResult {
 // adds its Hermitian partner (-u, -v, -w), V*.
 DirtyImageResult makeDirtyImage(const std::vector<const VisibilityChunk*>& chunks,
                                 const DirtyImageSettings& settings);
+// The same over any chunk sequence. Streamed chunks are read in up to three passes (gridded
+// weights for uniform/Briggs, dirty image, PSF) and only one chunk is held at a time; held chunks
+// are planned once. Both give the same images bit for bit. w-stacking needs held chunks.
+DirtyImageResult makeDirtyImage(ChunkSequence& chunks, const DirtyImageSettings& settings);
 
 }  // namespace apertura::imaging

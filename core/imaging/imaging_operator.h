@@ -19,6 +19,13 @@ struct OperatorSettings {
   bool w_stacking = false;  // include the w-term exp(-2 pi i w (n - 1)); else it is dropped
 };
 
+// A block planned for the streaming calls of ImagingOperator (backend-specific: the samples'
+// order and grid scales). It borrows the block's arrays, like UvwBlock.
+class PlannedBlock {
+ public:
+  virtual ~PlannedBlock() = default;
+};
+
 // The measurement operator pair of the imaging model:
 //   A   (degrid): V_k = sum_pixels I(l, m) exp(-2 pi i (u_k l + v_k m + w_k (n - 1)))
 //   A^H (grid):   I'(l, m) = sum_k y_k exp(+2 pi i (u_k l + v_k m + w_k (n - 1)))
@@ -38,6 +45,23 @@ class ImagingOperator {
   // image = A^H (weights .* vis); weights[b] may be null (all ones) or hold one weight per sample.
   virtual void grid(const std::vector<const Complex*>& vis,
                     const std::vector<const float*>& weights, Complex* image) = 0;
+
+  // Streaming, for data that are not all held at once (read again from disk on every pass):
+  //   prepareDegrid(image);  degridBlock(plan, vis) for each block
+  //   beginGrid();           gridBlock(plan, vis, weights) for each block;  endGrid(image)
+  // Degridding reads the model grid prepareDegrid left and gridding adds into a second grid, so a
+  // data term can degrid, form residuals and grid each block in a single pass. Results equal
+  // those of degrid()/grid() on the same blocks bit for bit. w-stacking needs one pass per w
+  // plane, so it is not offered here (InputError).
+  virtual std::unique_ptr<PlannedBlock> planBlock(const UvwBlock& block) = 0;
+  // Blocks held in memory: planned together, in parallel.
+  virtual std::vector<std::unique_ptr<PlannedBlock>> planBlocks(
+      const std::vector<UvwBlock>& blocks) = 0;
+  virtual void prepareDegrid(const Complex* image) = 0;
+  virtual void degridBlock(const PlannedBlock& block, Complex* vis) = 0;
+  virtual void beginGrid() = 0;
+  virtual void gridBlock(const PlannedBlock& block, const Complex* vis, const float* weights) = 0;
+  virtual void endGrid(Complex* image) = 0;
 
   virtual const ImageGeometry& geometry() const = 0;
   virtual const KernelShape& kernel() const = 0;

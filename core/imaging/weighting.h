@@ -27,6 +27,35 @@ struct WeightingSettings {
   std::string describe() const;
 };
 
+// Imaging weights block by block, for data that are read again on every pass: addDensity() for
+// every block (uniform and Briggs only: needsDensity()), finishDensity(), then weights() for any
+// block. imagingWeights() below does the same for blocks held in memory.
+class ImagingWeighter {
+ public:
+  // Throws InputError for a non-positive super-uniform factor.
+  ImagingWeighter(const ImageGeometry& geometry, const WeightingSettings& settings);
+
+  bool needsDensity() const { return gridded_; }
+  // data_weights may be null (all ones).
+  void addDensity(const UvwBlock& block, const float* data_weights);
+  // The gridded density, for summing over processes (MPI) before finishDensity().
+  std::vector<double>& density() { return density_; }
+  void finishDensity();
+  // out[k] = imaging weight of sample k of `block`.
+  void weights(const UvwBlock& block, const float* data_weights, float* out) const;
+
+ private:
+  std::size_t cell(double u, double v) const;
+
+  WeightingSettings settings_;
+  bool gridded_ = false;
+  int nu_ = 1, nv_ = 1;
+  double du_ = 1.0, dv_ = 1.0;
+  std::vector<double> density_;
+  double f2_ = 0.0;       // Briggs
+  double taper_k_ = 0.0;  // weight *= exp(-taper_k * (u^2 + v^2))
+};
+
 // Imaging weights of every sample (data weight times the scheme's factor times the taper), one
 // vector per block; data_weights[b] may be null (all ones). Densities for uniform and Briggs come
 // from a gridded pass over all blocks that counts each sample at (u, v) and at (-u, -v), since a

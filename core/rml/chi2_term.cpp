@@ -74,6 +74,18 @@ void Chi2Term::residuals(const double* image, std::vector<std::vector<Complex>>&
   }
 }
 
+void Chi2Term::forEachResidual(const double* image, const ResidualVisitor& visit) {
+  std::vector<std::vector<Complex>> model;
+  op_->forward(image, model);
+  Residual residual;
+  for (std::size_t b = 0; b < model.size(); ++b) {
+    residual.resize(model[b].size());
+    for (std::size_t k = 0; k < residual.size(); ++k)
+      residual[k] = data_[b].vis[k] - model[b][k];
+    visit(b, residual, model[b]);
+  }
+}
+
 void Chi2Term::dirtyImage(const std::vector<std::vector<Complex>>& vis, double* image) {
   std::vector<std::vector<Complex>> weighted(vis.size());
   for (std::size_t b = 0; b < vis.size(); ++b) {

@@ -3,22 +3,20 @@
 #include <memory>
 #include <vector>
 
+#include "core/rml/data_term.h"
 #include "core/rml/measurement_operator.h"
 #include "core/rml/objective_term.h"
 
 namespace apertura::rml {
 
-// The data term chi2(I) = sum_k w_k |(A I)_k - V_k|^2 over every block, with w_k the measured
-// weights (1 / sigma^2 per real or imaginary part). Its gradient for a real image is
-//   grad chi2 = 2 Re A^H W (A I - V),
-// one forward and one adjoint pass per evaluation (the residuals stream block by block through
-// the operator's buffers). E[chi2] = 2 N at the truth for N unflagged samples: see chi2PerDof.
-class Chi2Term final : public ObjectiveTerm {
+// The data term (see DataTerm) over blocks held in memory, through any MeasurementOperator (the
+// gridder, or a direct DFT in tests): one forward and one adjoint pass per evaluation.
+// E[chi2] = 2 N at the truth for N unflagged samples.
+class Chi2Term final : public DataTerm {
  public:
   Chi2Term(std::shared_ptr<MeasurementOperator> op, std::vector<VisibilityBlock> data);
   ~Chi2Term() override;
 
-  std::string name() const override { return "chi2"; }
   double evaluate(const double* image, double* gradient, double scale) override;
   std::vector<StageTime> takeStageTimes() override;
 
@@ -26,8 +24,10 @@ class Chi2Term final : public ObjectiveTerm {
   void residuals(const double* image, std::vector<std::vector<Complex>>& vis);
   // The dirty image of `vis` with the measured weights: Re A^H W vis / sum(w) (Jy/beam).
   void dirtyImage(const std::vector<std::vector<Complex>>& vis, double* image);
-  std::size_t numSamples() const { return num_valid_; }  // samples with w > 0
-  double sumWeights() const { return sum_weights_; }
+  std::size_t numPixels() const override { return op_->numPixels(); }
+  std::size_t numSamples() const override { return num_valid_; }
+  double sumWeights() const override { return sum_weights_; }
+  void forEachResidual(const double* image, const ResidualVisitor& visit) override;
   MeasurementOperator& measurementOperator() { return *op_; }
 
  private:

@@ -4,18 +4,16 @@
 
 namespace apertura::rml {
 
-FitStatistics residualImage(Chi2Term& chi2, const double* model,
+FitStatistics residualImage(DataTerm& chi2, const double* model,
                             std::vector<double>& residual_image) {
   FitStatistics s;
-  s.chi2 = chi2.evaluate(model, nullptr, 1.0);
+  residual_image.assign(chi2.numPixels(), 0.0);
+  const double norm = chi2.sumWeights() > 0.0 ? -0.5 / chi2.sumWeights() : 0.0;
+  s.chi2 = chi2.evaluate(model, residual_image.data(), norm);
   chi2.takeStageTimes();
   s.num_samples = chi2.numSamples();
   s.chi2_per_dof = s.num_samples > 0 ? s.chi2 / (2.0 * double(s.num_samples)) : 0.0;
   s.residual_vis_rms = chi2.sumWeights() > 0.0 ? std::sqrt(s.chi2 / chi2.sumWeights()) : 0.0;
-  std::vector<std::vector<Complex>> residual;
-  chi2.residuals(model, residual);
-  residual_image.assign(chi2.measurementOperator().numPixels(), 0.0);
-  chi2.dirtyImage(residual, residual_image.data());
   double sum2 = 0.0;
   for (double v : residual_image)
     sum2 += v * v;

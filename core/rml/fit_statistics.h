@@ -2,7 +2,7 @@
 
 #include <vector>
 
-#include "core/rml/chi2_term.h"
+#include "core/rml/data_term.h"
 
 namespace apertura::rml {
 
@@ -17,9 +17,10 @@ struct FitStatistics {
   double residual_image_rms = 0.0;  // RMS of the residual image in Jy/beam
 };
 
-// Residual visibilities of `model`, their dirty image (Re A^H W r / sum w, Jy/beam) into
-// residual_image, and the statistics.
-FitStatistics residualImage(Chi2Term& chi2, const double* model,
+// The dirty image of the residual visibilities r = V - A model with the measured weights,
+// Re A^H W r / sum w (Jy/beam), into residual_image, and the statistics. One evaluation of the
+// data term: its gradient is -2 A^H W r.
+FitStatistics residualImage(DataTerm& chi2, const double* model,
                             std::vector<double>& residual_image);
 
 }  // namespace apertura::rml

@@ -63,10 +63,13 @@ OptimizerMemory optimizerMemory(const project::ProjectSettings& s, std::uint64_t
 }
 
 std::uint64_t bytesPerSample(const DataVolume& data) {
-  const std::uint64_t per_row_uvw = 3 * sizeof(double);
+  // Per row: uvw (3 doubles), time, the two antennas and the source row number.
+  const std::uint64_t per_row = 3 * sizeof(double) + sizeof(double) + 2 * sizeof(int) + 8;
   const std::uint64_t chans = static_cast<std::uint64_t>(std::max(1, data.channels_per_row));
-  // complex<float> data + float weight + complex<float> model/residual, and uvw shared per row.
-  return 8 + 4 + 8 + (per_row_uvw + chans - 1) / chans;
+  // complex<float> data + float weight + the gridder's plan of the sample (its index in tile
+  // order and its tap position: 4 + 12), and the row's share. Model visibilities exist for one
+  // chunk at a time only.
+  return 8 + 4 + 16 + (per_row + chans - 1) / chans;
 }
 
 MemoryEstimate estimateMemory(const project::ProjectSettings& s, const DataVolume& data,
@@ -82,9 +85,9 @@ MemoryEstimate estimateMemory(const project::ProjectSettings& s, const DataVolum
   const int threads = im.threads > 0
                           ? im.threads
                           : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-  // One shared grid (tiles are combined into it), a real weight grid for uniform/Briggs, and a
-  // 64x64 tile buffer per thread.
-  e.grid_bytes = padded(im.nx) * padded(im.ny) * (complex_size + 4) +
+  // Two grids (the model's transform, and the one the data term's residuals are gridded into,
+  // tiles combined), a real weight grid for uniform/Briggs, and a 64x64 tile buffer per thread.
+  e.grid_bytes = padded(im.nx) * padded(im.ny) * (2 * complex_size + 4) +
                  static_cast<std::uint64_t>(threads) * 64 * 64 * complex_size;
   e.image_bytes = kImageBuffers * pixels * sizeof(double);
   const OptimizerMemory optimizer = optimizerMemory(s, pixels);
@@ -103,15 +106,17 @@ MemoryEstimate estimateMemory(const project::ProjectSettings& s, const DataVolum
   if (s.data.chunk_rows) {
     e.chunk_rows = *s.data.chunk_rows;
   } else {
-    // Aim for chunks of about 64 MiB; streaming holds the chunk being used and the one prefetched.
+    // Aim for chunks of about 64 MiB.
     e.chunk_rows = std::max<std::uint64_t>(1024, (64ull << 20) / (per_sample * chans));
   }
   e.resident = fixed + all_data <= e.budget_bytes;
   if (e.resident) {
     e.visibility_bytes = all_data;
   } else {
+    // Streaming holds the chunks queued by the I/O thread (2), the one it reads and the one in
+    // use, plus that one's model visibilities.
     const std::uint64_t chunk_bytes = e.chunk_rows * chans * per_sample;
-    e.visibility_bytes = 2 * chunk_bytes;
+    e.visibility_bytes = 4 * chunk_bytes + e.chunk_rows * chans * complex_size;
   }
   return e;
 }

@@ -47,8 +47,8 @@ OptimizerMemory optimizerMemory(const project::ProjectSettings& settings, std::u
 MemoryEstimate estimateMemory(const project::ProjectSettings& settings, const DataVolume& data,
                               std::uint64_t machine_bytes);
 
-// Bytes per visibility sample held by the engine: complex data, weight, model/residual, plus its
-// share of the row's uvw.
+// Bytes per visibility sample held by the engine: complex data, weight, the gridder's plan, plus
+// its share of the row's uvw and metadata.
 std::uint64_t bytesPerSample(const DataVolume& data);
 
 }  // namespace apertura::engine

@@ -52,11 +52,7 @@ void dirtyStage(engine::RunContext& ctx, const RunData& data, ImagingProducts& o
   d.weighting.taper_fwhm_arcsec = s.weighting.taper_arcsec;
   d.weighting.super_uniform = s.weighting.super_uniform;
 
-  std::vector<const VisibilityChunk*> chunks;
-  chunks.reserve(data.chunks.size());
-  for (const auto& c : data.chunks)
-    chunks.push_back(&c);
-  imaging::DirtyImageResult r = imaging::makeDirtyImage(chunks, d);
+  imaging::DirtyImageResult r = imaging::makeDirtyImage(*data.sequence, d);
   out.geometry = d.geometry;
   out.dirty = std::move(r.dirty);
   out.psf = std::move(r.psf);

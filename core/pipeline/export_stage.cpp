@@ -87,11 +87,14 @@ void writeColumn(const project::ProjectSettings& s, const RunData& data, const s
   r.in_place = in_place;
   r.column = column;
   r.product = parseProduct(s.data.product).value_or(Product::I);
-  for (std::size_t b = 0; b < data.chunks.size() && b < values.size(); ++b) {
+  const std::size_t chunks = data.streaming ? data.streamed_rows.size() : data.chunks.size();
+  for (std::size_t b = 0; b < chunks && b < values.size(); ++b) {
     ModelBlock block;
-    block.source_rows = data.chunks[b].source_rows;
+    block.source_rows =
+        data.streaming ? data.streamed_rows[b].source_rows : data.chunks[b].source_rows;
     block.channel_start = static_cast<std::size_t>(s.data.channel_start);
-    block.frequencies_hz = data.chunks[b].frequencies_hz;
+    block.frequencies_hz =
+        data.streaming ? data.streamed_rows[b].frequencies_hz : data.chunks[b].frequencies_hz;
     block.values = std::move(values[b]);
     r.blocks.push_back(std::move(block));
   }

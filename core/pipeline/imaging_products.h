@@ -23,6 +23,7 @@ struct ImagingProducts {
   double start_time_mjd_s = 0.0;  // first imaged sample (MJD seconds, UTC)
   std::size_t rows = 0;
   std::size_t samples = 0;
+  std::string data_mode;  // "resident" or "streaming": how the engine held the visibilities
 
   std::vector<float> dirty;  // Jy/beam
   std::vector<float> psf;    // peak 1

@@ -59,50 +59,61 @@ std::string scratchDirectory(const project::ProjectSettings& s) {
   return {};  // the history's own default (/tmp)
 }
 
-// The gridding operator in the project's precision, presented to the data term.
+// The gridding operator in the project's precision and the data term on it.
 struct DataOperator {
   std::unique_ptr<imaging::ImagingOperator<float>> f;
   std::unique_ptr<imaging::ImagingOperator<double>> d;
-  std::shared_ptr<rml::MeasurementOperator> adapter;
+  std::shared_ptr<rml::DataTerm> chi2;
 };
 
-DataOperator makeDataOperator(const project::ImagingSettings& im, const imaging::ImageGeometry& g,
-                              const std::vector<imaging::UvwBlock>& blocks) {
-  DataOperator op;
-  if (im.precision == "double") {
-    op.d = imaging::makeCpuOperator<double>(g, operatorSettings(im));
-    op.d->setSamples(blocks);
-    op.adapter = std::make_shared<rml::ImagingOperatorAdapter<double>>(*op.d, blocks);
-  } else {
-    op.f = imaging::makeCpuOperator<float>(g, operatorSettings(im));
-    op.f->setSamples(blocks);
-    op.adapter = std::make_shared<rml::ImagingOperatorAdapter<float>>(*op.f, blocks);
+// w-stacking needs every block at once (a pass per w plane): the data term holds them, through
+// the MeasurementOperator adapter. Without it, the term goes chunk by chunk (held or streamed).
+template <typename T>
+void makeDataTerm(std::unique_ptr<imaging::ImagingOperator<T>>& op,
+                  const project::ImagingSettings& im, const imaging::ImageGeometry& g,
+                  RunData& data, DataOperator& out) {
+  op = imaging::makeCpuOperator<T>(g, operatorSettings(im));
+  if (!im.w_stacking) {
+    out.chi2 = rml::makeChunkChi2Term(*op, *data.sequence, data.totals);
+    return;
   }
-  return op;
-}
-
-}  // namespace
-
-void optimizeAndRestoreStages(engine::RunContext& ctx, const RunData& data, ImagingProducts& out) {
-  const auto& s = ctx.settings();
-  const imaging::ImageGeometry g = out.geometry;
-  const std::size_t npix = g.numPixels();
   std::vector<imaging::UvwBlock> blocks;
   std::vector<rml::VisibilityBlock> measured;
   for (const auto& c : data.chunks) {
     blocks.push_back(imaging::UvwBlock::of(c));
     measured.push_back(rml::VisibilityBlock::of(c));
   }
+  op->setSamples(blocks);
+  auto adapter = std::make_shared<rml::ImagingOperatorAdapter<T>>(*op, blocks);
+  out.chi2 = std::make_shared<rml::Chi2Term>(adapter, std::move(measured));
+}
+
+DataOperator makeDataOperator(const project::ImagingSettings& im, const imaging::ImageGeometry& g,
+                              RunData& data) {
   DataOperator op;
-  std::shared_ptr<rml::Chi2Term> chi2;
+  if (im.precision == "double")
+    makeDataTerm(op.d, im, g, data, op);
+  else
+    makeDataTerm(op.f, im, g, data, op);
+  return op;
+}
+
+}  // namespace
+
+void optimizeAndRestoreStages(engine::RunContext& ctx, RunData& data, ImagingProducts& out) {
+  const auto& s = ctx.settings();
+  const imaging::ImageGeometry g = out.geometry;
+  const std::size_t npix = g.numPixels();
+  DataOperator op;
+  std::shared_ptr<rml::DataTerm> chi2;
   rml::ObjectiveFunction objective(npix);
   const bool proximal_solver = s.optimizer.method == "fista" || s.optimizer.method == "sdmm";
   const std::vector<double> mask = rasterizeMask(s.mask, g.nx, g.ny);
   engine::TrackedBytes optimizer_bytes;
 
   ctx.stage("optimize", [&] {
-    op = makeDataOperator(s.imaging, g, blocks);
-    chi2 = std::make_shared<rml::Chi2Term>(op.adapter, std::move(measured));
+    op = makeDataOperator(s.imaging, g, data);
+    chi2 = op.chi2;
     objective.add(chi2, {1.0, 0, false});
     for (std::size_t i = 0; i < s.regularizers.size(); ++i) {
       const auto& r = s.regularizers[i];
@@ -219,22 +230,16 @@ void optimizeAndRestoreStages(engine::RunContext& ctx, const RunData& data, Imag
     out.restored = rml::restoredImage(out.model, out.residual, g, out.beam);
     if (s.output.write_model_column || s.output.write_residual_column) {
       // Residual = measured - model on every sample (flagged ones included).
-      std::vector<std::vector<rml::Complex>> residual;
-      chi2->residuals(out.model.data(), residual);
-      for (std::size_t b = 0; b < residual.size(); ++b) {
-        const auto& measured_vis = data.chunks[b].visibilities;
+      chi2->forEachResidual(out.model.data(), [&](std::size_t, const rml::DataTerm::Residual& r,
+                                                  const rml::DataTerm::Residual& model) {
         std::vector<std::complex<float>> model_vis, residual_vis;
-        for (std::size_t k = 0; k < residual[b].size(); ++k) {
-          const std::complex<double> r = residual[b][k];
-          if (s.output.write_model_column) {
-            model_vis.emplace_back(std::complex<double>(measured_vis[k]) - r);
-          }
-          if (s.output.write_residual_column)
-            residual_vis.emplace_back(r);
-        }
+        if (s.output.write_model_column)
+          model_vis.assign(model.begin(), model.end());
+        if (s.output.write_residual_column)
+          residual_vis.assign(r.begin(), r.end());
         out.model_visibilities.push_back(std::move(model_vis));
         out.residual_visibilities.push_back(std::move(residual_vis));
-      }
+      });
     }
     publishImage(ctx, "residual", out.iterations, out, out.residual.data(), "Jy/beam");
     publishImage(ctx, "restored", out.iterations, out, out.restored.data(), "Jy/beam");

@@ -1,18 +1,36 @@
 #pragma once
 
 // Internal to core/pipeline: the stages of makeImagingPipeline and the state they share.
+#include <cstdint>
+#include <memory>
 #include <vector>
 
+#include "core/data/chunk_sequence.h"
 #include "core/data/visibility_chunk.h"
 #include "core/engine/memory_tracker.h"
 #include "core/engine/run_context.h"
 #include "core/imaging/imaging_operator.h"
+#include "core/io/visibility_source.h"
 #include "core/pipeline/imaging_products.h"
+#include "core/rml/chunk_chi2_term.h"
 
 namespace apertura::pipeline {
 
+// Where a chunk's samples came from, kept in streaming mode for writing model columns back.
+struct ChunkRows {
+  std::vector<std::uint64_t> source_rows;
+  std::vector<double> frequencies_hz;
+};
+
+// The run's visibilities: every chunk held in `chunks` (resident), or `source` read again on
+// every pass (streaming). Stages go through `sequence`, which is either.
 struct RunData {
-  std::vector<VisibilityChunk> chunks;
+  bool streaming = false;
+  std::vector<VisibilityChunk> chunks;       // resident
+  std::unique_ptr<VisibilitySource> source;  // streaming
+  std::vector<ChunkRows> streamed_rows;      // streaming, only when columns are written back
+  std::unique_ptr<ChunkSequence> sequence;
+  rml::DataTotals totals;  // of the measured weights
   double max_uv_wavelengths = 0.0;
   engine::TrackedBytes tracked;  // the chunks' memory, for telemetry
 };
@@ -24,7 +42,7 @@ imaging::OperatorSettings operatorSettings(const project::ImagingSettings& im);
 
 void readStage(engine::RunContext& ctx, RunData& data, ImagingProducts& out);
 void dirtyStage(engine::RunContext& ctx, const RunData& data, ImagingProducts& out);
-void optimizeAndRestoreStages(engine::RunContext& ctx, const RunData& data, ImagingProducts& out);
+void optimizeAndRestoreStages(engine::RunContext& ctx, RunData& data, ImagingProducts& out);
 void exportStage(engine::RunContext& ctx, const RunData& data, ImagingProducts& out);
 
 // Publishes an image of the run (geometry, phase centre and beam from `p`) to the observer.

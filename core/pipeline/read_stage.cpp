@@ -1,8 +1,10 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/engine/memory_estimate.h"
 #include "core/engine/memory_tracker.h"
 #include "core/engine/process_resources.h"
+#include "core/io/streamed_chunks.h"
 #include "core/io/visibility_source_factory.h"
 #include "core/pipeline/pipeline_stages.h"
 #include "core/util/input_error.h"
@@ -39,8 +41,36 @@ ReadOptions readOptions(const project::ProjectSettings& s, const CancellationTok
       d.memory_budget_gb
           ? static_cast<std::size_t>(*d.memory_budget_gb * double(std::size_t{1} << 30))
           : static_cast<std::size_t>(engine::physicalMemoryBytes() / 2);
+  // The pipeline decides what to hold (RunData); the source itself always reads from disk.
+  o.mode = ReadMode::kStreaming;
   o.cancel = &token;
   return o;
+}
+
+engine::MemoryEstimate estimateFor(const project::ProjectSettings& s, const SourceInfo& info) {
+  engine::DataVolume volume;
+  volume.rows = info.rows;
+  volume.samples = info.samples;
+  volume.channels_per_row = std::max(1, static_cast<int>(info.max_channels));
+  return engine::estimateMemory(s, volume, engine::physicalMemoryBytes());
+}
+
+// data.mode: auto follows the engine's memory estimate; w-stacking always holds the data.
+bool keepResident(engine::RunContext& ctx, const engine::MemoryEstimate& estimate) {
+  const auto& s = ctx.settings();
+  if (s.data.mode == "resident")
+    return true;
+  if (s.data.mode == "streaming")
+    return false;
+  if (s.imaging.w_stacking) {
+    if (!estimate.resident)
+      ctx.observer().warning(
+          "imaging.w_stacking keeps every visibility in memory although the memory estimate "
+          "exceeds the budget: " +
+          estimate.describe());
+    return true;
+  }
+  return estimate.resident;
 }
 
 }  // namespace
@@ -62,15 +92,31 @@ void readStage(engine::RunContext& ctx, RunData& data, ImagingProducts& out) {
                            std::to_string(first.field_id) + " (" +
                            source->info().fields.at(std::size_t(first.field_id)).name + ")");
   }
+  const engine::MemoryEstimate estimate = estimateFor(s, source->info());
+  data.streaming = !keepResident(ctx, estimate);
+  out.data_mode = data.streaming ? "streaming" : "resident";
+  if (data.streaming && !s.data.chunk_rows) {
+    // Chunks the size the estimate counted (the budget-derived default can be far larger).
+    options.chunk_rows = static_cast<std::size_t>(estimate.chunk_rows);
+    source = openVisibilitySource(s.data.path, options);
+  }
+  const bool keep_rows =
+      data.streaming && (s.output.write_model_column || s.output.write_residual_column);
+
   const SourceInfo& info = source->info();
   data.chunks.clear();
+  data.streamed_rows.clear();
+  data.totals = {};
   VisibilityChunk chunk;
-  std::size_t rows = 0;
+  std::size_t rows = 0, chunks = 0;
+  int field = 0;
   double fmin = INFINITY, fmax = 0.0, fsum = 0.0;
   std::size_t nf = 0;
   while (source->next(chunk)) {
     ctx.checkpoint();
     rows += chunk.num_rows();
+    if (chunks++ == 0)
+      field = chunk.field_id;
     for (std::size_t r = 0; r < chunk.num_rows(); ++r) {
       const double* uvw = &chunk.uvw_m[3 * r];
       data.max_uv_wavelengths = std::max(data.max_uv_wavelengths, std::hypot(uvw[0], uvw[1]));
@@ -81,16 +127,27 @@ void readStage(engine::RunContext& ctx, RunData& data, ImagingProducts& out) {
       fsum += f;
       ++nf;
     }
+    for (float w : chunk.weights) {
+      if (!(w >= 0.0f))
+        throw InputError(s.data.path, "a visibility weight is negative or NaN; expected >= 0");
+      data.totals.valid_samples += w > 0.0f ? 1 : 0;
+      data.totals.sum_weights += w;
+    }
     out.samples += chunk.num_samples();
     for (double t : chunk.time_mjd_s) {
       if (out.start_time_mjd_s == 0.0 || t < out.start_time_mjd_s)
         out.start_time_mjd_s = t;
     }
-    data.chunks.push_back(chunk);
+    if (keep_rows)
+      data.streamed_rows.push_back({chunk.source_rows, chunk.frequencies_hz});
+    if (!data.streaming) {
+      data.chunks.push_back(std::move(chunk));
+      chunk = VisibilityChunk{};
+    }
     ctx.observer().progress(info.rows ? double(rows) / double(info.rows) : 1.0,
                             "read " + std::to_string(rows) + " rows");
   }
-  if (data.chunks.empty())
+  if (chunks == 0)
     throw InputError(s.data.path, "no visibilities match the selection");
   for (const auto& w : source->warnings()) {
     out.warnings.push_back(w);
@@ -101,6 +158,16 @@ void readStage(engine::RunContext& ctx, RunData& data, ImagingProducts& out) {
     bytes += c.uvw_m.size() * sizeof(double) + c.visibilities.size() * 8 + c.weights.size() * 4 +
              c.frequencies_hz.size() * sizeof(double);
   }
+  if (data.streaming) {
+    bytes = static_cast<std::size_t>(estimate.visibility_bytes);
+    data.source = std::move(source);
+    data.sequence = std::make_unique<StreamedChunks>(*data.source);
+    ctx.observer().progress(
+        1.0, "streaming " + std::to_string(rows) + " rows in " + std::to_string(chunks) +
+                 " chunks from disk on every pass (data.mode " + s.data.mode + ")");
+  } else {
+    data.sequence = std::make_unique<HeldChunks>(data.chunks);
+  }
   data.tracked.reset(engine::MemoryCategory::Visibilities, bytes);
   // metres -> wavelengths at the highest frequency: the longest uv distance the grid must hold.
   data.max_uv_wavelengths *= fmax / 299792458.0;
@@ -108,7 +175,6 @@ void readStage(engine::RunContext& ctx, RunData& data, ImagingProducts& out) {
   out.frequency_hz = fsum / double(nf);
   out.bandwidth_hz = fmax - fmin;
   out.telescope = info.telescope;
-  const int field = data.chunks.front().field_id;
   if (field >= 0 && std::size_t(field) < info.fields.size()) {
     out.phase_centre_ra_rad = info.fields[std::size_t(field)].ra_rad;
     out.phase_centre_dec_rad = info.fields[std::size_t(field)].dec_rad;

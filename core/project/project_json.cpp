@@ -111,6 +111,8 @@ json optionalJson(const std::optional<T>& v) {
   return v ? json(*v) : json("auto");
 }
 
+// On save: a path inside the project file's folder is written relative to it, so the folder can be
+// moved as a whole; anything else stays absolute.
 std::string relativeIfBelow(const std::string& path, const std::string& base_dir) {
   if (path.empty() || base_dir.empty())
     return path;
@@ -123,11 +125,17 @@ std::string relativeIfBelow(const std::string& path, const std::string& base_dir
   return rel.string();
 }
 
+// The reverse of relativeIfBelow on load: a relative path in the file is relative to the project
+// file's folder, never to the working directory.
+std::string resolveRelative(const std::string& path, const std::string& base_dir) {
+  if (path.empty() || base_dir.empty() || fs::path(path).is_absolute())
+    return path;
+  return (fs::path(base_dir) / path).lexically_normal().string();
+}
+
 void readData(ObjectReader r, DataSettings& d, const std::string& base_dir) {
   r.get("path", d.path);
-  if (!d.path.empty() && fs::path(d.path).is_relative() && !base_dir.empty()) {
-    d.path = (fs::path(base_dir) / d.path).lexically_normal().string();
-  }
+  d.path = resolveRelative(d.path, base_dir);
   r.get("field_id", d.field_id);
   r.getList("spectral_windows", d.spectral_windows);
   r.get("channel_start", d.channel_start);
@@ -136,6 +144,7 @@ void readData(ObjectReader r, DataSettings& d, const std::string& base_dir) {
   r.get("column", d.column);
   r.get("chunk_rows", d.chunk_rows);
   r.get("memory_budget_gb", d.memory_budget_gb);
+  r.get("mode", d.mode);
   r.finish();
 }
 
@@ -177,8 +186,7 @@ void readOptimizer(ObjectReader r, OptimizerSettings& o, const std::string& base
   r.get("snapshot_every", o.snapshot_every);
   r.get("initial_model", o.initial_model);
   r.finish();
-  if (!o.initial_model.empty() && fs::path(o.initial_model).is_relative() && !base_dir.empty())
-    o.initial_model = (fs::path(base_dir) / o.initial_model).lexically_normal().string();
+  o.initial_model = resolveRelative(o.initial_model, base_dir);
 }
 
 void readOutput(ObjectReader r, OutputSettings& o, const std::string& base_dir) {
@@ -194,9 +202,7 @@ void readOutput(ObjectReader r, OutputSettings& o, const std::string& base_dir) 
   r.get("write_residual_column", o.write_residual_column);
   r.get("residual_column", o.residual_column);
   r.get("model_ms", o.model_ms);
-  if (!o.model_ms.empty() && fs::path(o.model_ms).is_relative() && !base_dir.empty()) {
-    o.model_ms = (fs::path(base_dir) / o.model_ms).lexically_normal().string();
-  }
+  o.model_ms = resolveRelative(o.model_ms, base_dir);
   r.get("model_in_place", o.model_in_place);
   r.finish();
 }
@@ -257,7 +263,8 @@ std::string projectToJson(const ProjectSettings& s, const std::string& base_dir)
                {"product", d.product},
                {"column", d.column},
                {"chunk_rows", optionalJson(d.chunk_rows)},
-               {"memory_budget_gb", optionalJson(d.memory_budget_gb)}};
+               {"memory_budget_gb", optionalJson(d.memory_budget_gb)},
+               {"mode", d.mode}};
   const auto& w = s.weighting;
   j["weighting"] = {{"scheme", w.scheme},
                     {"robust", w.robust},

@@ -23,6 +23,9 @@ struct DataSettings {
       "auto";  // auto (CORRECTED_DATA, else DATA), DATA, CORRECTED_DATA, MODEL_DATA
   std::optional<std::size_t> chunk_rows;   // auto: from the memory budget
   std::optional<double> memory_budget_gb;  // auto: half the machine's RAM
+  // auto: the engine keeps the visibilities in RAM when its memory estimate fits the budget and
+  // streams them from disk on every pass otherwise; resident or streaming force one.
+  std::string mode = "auto";
 };
 
 struct WeightingSettings {

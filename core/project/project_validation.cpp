@@ -45,6 +45,10 @@ void validateProject(const ProjectSettings& s) {
   require(!d.chunk_rows || *d.chunk_rows > 0, "data.chunk_rows", "must be > 0");
   require(!d.memory_budget_gb || (finite(*d.memory_budget_gb) && *d.memory_budget_gb > 0.0),
           "data.memory_budget_gb", "must be a positive number of GB");
+  oneOf(d.mode, {"auto", "resident", "streaming"}, "data.mode");
+  require(!(d.mode == "streaming" && s.imaging.w_stacking), "data.mode",
+          "streaming cannot be combined with imaging.w_stacking (one pass per w plane needs the "
+          "visibilities in memory)");
 
   const auto& w = s.weighting;
   oneOf(w.scheme, {"natural", "uniform", "briggs", "radial"}, "weighting.scheme");

@@ -82,28 +82,29 @@ class TestMemoryEstimate : public QObject {
     s.imaging.threads = 1;
     const DataVolume d{10, 10, 1};
     const MemoryEstimate f = estimateMemory(s, d, 16ull << 30);
-    QCOMPARE(f.grid_bytes, std::uint64_t(2000) * 2000 * 12 + 64 * 64 * 8);
+    QCOMPARE(f.grid_bytes, std::uint64_t(2000) * 2000 * 20 + 64 * 64 * 8);
     s.imaging.precision = "double";
     const MemoryEstimate g = estimateMemory(s, d, 16ull << 30);
-    QCOMPARE(g.grid_bytes, std::uint64_t(2000) * 2000 * 20 + 64 * 64 * 16);
+    QCOMPARE(g.grid_bytes, std::uint64_t(2000) * 2000 * 36 + 64 * 64 * 16);
   }
 
   void streamsWhenTheDataExceedTheBudget() {
     project::ProjectSettings s;
     s.imaging.nx = s.imaging.ny = 256;
     s.data.memory_budget_gb = 1.0;
-    // 10^8 samples of 1 channel: 8 + 4 + 8 + 24 = 44 bytes each = 4.4 GB > 1 GiB.
+    // 10^8 samples of 1 channel: 8 + 4 + 16 + 48 = 76 bytes each = 7.6 GB > 1 GiB.
     const DataVolume big{100000000, 100000000, 1};
-    QCOMPARE(bytesPerSample(big), std::uint64_t(44));
+    QCOMPARE(bytesPerSample(big), std::uint64_t(76));
+    QCOMPARE(bytesPerSample(DataVolume{1000, 64000, 64}), std::uint64_t(8 + 4 + 16 + 1));
     const MemoryEstimate e = estimateMemory(s, big, 64ull << 30);
     QVERIFY(!e.resident);
     QVERIFY(e.fitsBudget());
-    QCOMPARE(e.visibility_bytes, 2 * e.chunk_rows * 44);
+    QCOMPARE(e.visibility_bytes, 4 * e.chunk_rows * 76 + e.chunk_rows * 8);
     // The same data resident with a big budget.
     s.data.memory_budget_gb = 16.0;
     const MemoryEstimate r = estimateMemory(s, big, 64ull << 30);
     QVERIFY(r.resident);
-    QCOMPARE(r.visibility_bytes, std::uint64_t(4400000000ull));
+    QCOMPARE(r.visibility_bytes, std::uint64_t(7600000000ull));
     // A user-set chunk size is honoured.
     s.data.memory_budget_gb = 1.0;
     s.data.chunk_rows = 5000;

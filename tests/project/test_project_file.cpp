@@ -18,7 +18,7 @@ namespace {
 // Every field differs from its default, so a field the writer or reader forgets breaks the test.
 ProjectSettings everyFieldSet(const std::string& data_path) {
   ProjectSettings s;
-  s.data = {data_path, 3, {0, 2}, 4, 60, "XX", "CORRECTED_DATA", 50000, 2.5};
+  s.data = {data_path, 3, {0, 2}, 4, 60, "XX", "CORRECTED_DATA", 50000, 2.5, "resident"};
   s.weighting = {"uniform", -1.25, 0.75, 2.0};
   s.imaging = {1024, 768, 0.05, "kaiser-bessel", 1e-6, 1.5, true, "cuda", 1, 2, "double"};
   s.regularizers = {{"entropy", 0.01, true, {{"prior", 1e-5}}},
@@ -86,6 +86,7 @@ class TestProjectFile : public QObject {
              QString::fromStdString(projectToJson(a, base)));
     QCOMPARE(b.data.path, a.data.path);
     QCOMPARE(*b.data.memory_budget_gb, 2.5);
+    QCOMPARE(b.data.mode, std::string("resident"));
     QCOMPARE(b.regularizers[1].parameters.at("weight"), 2.0);
     QCOMPARE(b.mask[2].values.size(), std::size_t(6));
     QCOMPARE(*b.optimizer.time_limit_s, 120.0);
@@ -162,6 +163,12 @@ class TestProjectFile : public QObject {
     QTest::newRow("history precision")
         << QString::fromStdString(minimal("\"optimizer\": {\"history_precision\": \"half\"}"))
         << "optimizer.history_precision: 'half' is not one of: double";
+    QTest::newRow("data mode") << QString::fromStdString(minimal("\"data\": {\"mode\": \"disk\"}"))
+                               << "data.mode: 'disk' is not one of: auto";
+    QTest::newRow("streaming with w-stacking")
+        << QString::fromStdString(
+               minimal("\"data\": {\"mode\": \"streaming\"}, \"imaging\": {\"w_stacking\": true}"))
+        << "data.mode: streaming cannot be combined with imaging.w_stacking";
     QTest::newRow("polygon too short")
         << QString::fromStdString(
                minimal("\"mask\": [{\"shape\": \"polygon\", \"values\": [1, 2, 3, 4]}]"))

@@ -70,6 +70,11 @@ KernelPolynomial<T> fitKernelPolynomial(const KernelShape& kernel, double tolera
     if (err <= tolerance)
       break;
   }
+  const int wp = KernelPolynomial<T>::paddedSupport(W);
+  best.padded.assign(std::size_t(best.degree + 1) * wp, T(0));
+  for (int d = 0; d <= best.degree; ++d)
+    for (int j = 0; j < W; ++j)
+      best.padded[std::size_t(d) * wp + j] = best.coeff[std::size_t(d) * W + j];
   return best;
 }
 

@@ -16,6 +16,11 @@ struct KernelPolynomial {
   int support = 0;
   int degree = 0;
   std::vector<T> coeff;  // (degree + 1) * support, highest power first
+  // The same coefficients with every power's row padded by zero taps to paddedSupport(support)
+  // columns, so the tile loops run over whole SIMD vectors; a padded tap evaluates to exactly 0.
+  std::vector<T> padded;
+
+  static constexpr int paddedSupport(int w) { return (w + 3) / 4 * 4; }
 
   // Tap values at y, written to taps[0..W).
   void evaluate(T y, T* taps) const {

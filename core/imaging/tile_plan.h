@@ -45,7 +45,9 @@ struct TapPosition {
 };
 
 struct TilePlan {
-  int tile_size = 32;
+  // Tile edge in cells; a constant so that the planner's divisions by it are shifts.
+  static constexpr int kTileSize = 32;
+  int tile_size = kTileSize;
   int tiles_u = 0, tiles_v = 0, groups = 1;
   std::vector<std::uint32_t> order;  // sample indices
   std::vector<std::uint32_t> start;  // groups * tiles_u * tiles_v + 1 offsets into order
@@ -56,11 +58,41 @@ struct TilePlan {
   std::size_t numTiles() const { return std::size_t(tiles_u) * tiles_v; }
 };
 
+// floor(x) and ceil(x) without the libm call a baseline x86-64 build may make (no SSE4.1 round
+// instruction) and without a data-dependent branch (the sign of grid coordinates is random):
+// truncate, then step towards -inf / +inf for non-integers. Equal to std::floor and std::ceil up
+// to the sign of a zero result; huge values and NaN take the library path.
+inline double fastFloor(double x) {
+  if (!(std::fabs(x) < 4.0e18))
+    return std::floor(x);
+  const double t = double(static_cast<std::int64_t>(x));
+  return t - double(t > x);
+}
+
+inline double fastCeil(double x) {
+  if (!(std::fabs(x) < 4.0e18))
+    return std::ceil(x);
+  const double t = double(static_cast<std::int64_t>(x));
+  return t + double(t < x);
+}
+
+// floor(g / n) exactly as computed with the division, but from a multiplication by inv_n = 1 / n:
+// both quotients lie within 2 ulp of the exact one, so their floors agree unless the quotient is
+// within 1e-9 of an integer (or huge), where the division decides.
+inline double floorQuotient(double g, double n, double inv_n) {
+  const double q = g * inv_n;
+  const double f = fastFloor(q);
+  const double frac = q - f;
+  if (frac > 1e-9 && frac < 1.0 - 1e-9 && std::fabs(q) < 1.0e6)
+    return f;
+  return fastFloor(g / n);
+}
+
 // First tap of a kernel of support W around grid coordinate g, wrapped into [0, n).
 // y = 2 (i0 - g) + W - 1 in [-1, 1) is the kernel polynomial's variable.
-inline int firstTap(double g, int support, int n, double* y = nullptr) {
-  const double wrapped = g - n * std::floor(g / n);
-  const double i0d = std::ceil(wrapped - 0.5 * support);
+inline int firstTap(double g, int support, int n, double inv_n, double* y = nullptr) {
+  const double wrapped = g - n * floorQuotient(g, n, inv_n);
+  const double i0d = fastCeil(wrapped - 0.5 * support);
   if (y)
     *y = 2.0 * (i0d - wrapped) + support - 1;
   int i0 = int(i0d);
@@ -69,6 +101,10 @@ inline int firstTap(double g, int support, int n, double* y = nullptr) {
   if (i0 >= n)
     i0 -= n;
   return i0;
+}
+
+inline int firstTap(double g, int support, int n, double* y = nullptr) {
+  return firstTap(g, support, n, 1.0 / n, y);
 }
 
 TilePlan buildTilePlan(const BlockScales& scales, int support, int grid_u, int grid_v,

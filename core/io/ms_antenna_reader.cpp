@@ -10,6 +10,7 @@
 #include <casacore/tables/Tables/TableRecord.h>
 #include <filesystem>
 
+#include "core/io/casacore_lock.h"
 #include "core/util/input_error.h"
 
 namespace apertura {
@@ -20,6 +21,7 @@ MsAntennaTable readMsAntennaTable(const std::string& path) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec))
     throw InputError(path, "no such file or directory");
+  const auto lock = lockCasacore();
   if (!cc::Table::isReadable(path))
     throw InputError(path, "not a casacore table");
   MsAntennaTable out;

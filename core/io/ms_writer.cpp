@@ -16,6 +16,7 @@
 #include <cmath>
 #include <optional>
 
+#include "core/io/casacore_lock.h"
 #include "core/util/input_error.h"
 
 namespace apertura {
@@ -244,6 +245,7 @@ MeasurementSetWriter::MeasurementSetWriter(const std::string& path, const MsLayo
   impl_->path = path;
   impl_->layout = layout;
   impl_->fixed_shape = uniformChannels(layout);
+  const auto lock = lockCasacore();
   try {
     impl_->ms.emplace(createTable(path, layout, impl_->fixed_shape));
     impl_->cols.emplace(*impl_->ms);
@@ -253,18 +255,26 @@ MeasurementSetWriter::MeasurementSetWriter(const std::string& path, const MsLayo
     fillSpectralSetup(*impl_->ms, *impl_->cols, layout);
     fillObservation(*impl_->ms, *impl_->cols, layout);
   } catch (const cc::AipsError& e) {
+    // Drop the half-built table while still holding the lock (members die after it is released).
+    impl_->cols.reset();
+    impl_->ms.reset();
     throw InputError(path,
                      std::string("casacore could not create the Measurement Set: ") + e.what());
   }
 }
 
-MeasurementSetWriter::~MeasurementSetWriter() = default;
+MeasurementSetWriter::~MeasurementSetWriter() {
+  // Destroying the table flushes it: a casacore call like any other.
+  const auto lock = lockCasacore();
+  impl_.reset();
+}
 
 std::uint64_t MeasurementSetWriter::rowsWritten() const {
   return impl_->rows;
 }
 
 void MeasurementSetWriter::close() {
+  const auto lock = lockCasacore();
   impl_->cols.reset();
   if (impl_->ms) {
     impl_->ms->flush();
@@ -293,6 +303,7 @@ void MeasurementSetWriter::write(const MsRowBlock& b) {
   }
   auto& ms = *impl_->ms;
   auto& c = *impl_->cols;
+  const auto lock = lockCasacore();
   const cc::rownr_t start = ms.nrow();
   try {
     ms.addRow(n);

@@ -3,23 +3,20 @@
 // quadratic over an N x N image. Each configuration runs in a forked child so its peak RSS (VmHWM)
 // is its own; the time per iteration is the mean over the iterations after the history has filled
 // (steady state). A configuration whose predicted RSS exceeds a fraction (default 0.7) of
-// MemAvailable is skipped. Usage: bench_lbfgs_spill [sizes=4096,8192] [iterations=16]
-// [scratch_dir=$TMPDIR or /tmp]
-//                          [max_fraction_of_available=0.7]
-#include <sys/wait.h>
-#include <unistd.h>
-
+// MemAvailable is skipped: 8192^2 all in RAM needs about 14 GiB. Usage:
+//   bench_lbfgs_spill [sizes=4096,8192] [iterations=16] [scratch_dir=$TMPDIR or /tmp]
+//                     [max_fraction_of_available=0.7]
 #include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "core/rml/lbfgs.h"
+#include "tests/support/peak_rss.h"
 
 using namespace apertura::rml;
 
@@ -49,76 +46,47 @@ class CheapQuadratic final : public DifferentiableFunction {
   std::size_t n_;
 };
 
-std::uint64_t procValueKib(const char* file, const std::string& key) {
-  std::ifstream in(file);
-  std::string k;
-  while (in >> k) {
-    if (k == key) {
-      std::uint64_t v = 0;
-      in >> v;
-      return v;
-    }
-    in.ignore(1 << 16, '\n');
-  }
-  return 0;
-}
-
 struct Result {
   std::uint64_t peak_bytes = 0;
   double seconds_per_iteration = 0.0;
   int iterations = 0;
-  int ok = 0;
+  bool ok = false;
 };
 
 Result runChild(int side, int in_memory_limit, bool float_history, int iterations,
                 const std::string& scratch) {
-  int fds[2];
-  if (::pipe(fds) != 0)
-    return {};
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    ::close(fds[0]);
-    if (std::ofstream clear("/proc/self/clear_refs"); clear)
-      clear << "5";  // reset the high-water mark inherited from the parent
-    Result r;
-    try {
-      const std::size_t n = std::size_t(side) * std::size_t(side);
-      CheapQuadratic f(n);
-      LbfgsSettings s;
-      s.history = kHistory;
-      s.in_memory_limit = in_memory_limit;
-      s.float_history = float_history;
-      s.scratch_dir = scratch;
-      s.stop.max_iterations = iterations;
-      s.stop.relative_tolerance = -1.0;
-      double total = 0.0;
-      int counted = 0;
-      s.stop.observer = [&](const IterationReport& rep) {
-        if (rep.iteration > kHistory + 1) {  // history full: every push spills and drops
-          total += rep.iteration_seconds;
-          ++counted;
-        }
-      };
-      const OptimizerResult res = minimizeLbfgs(f, Vector(n, 0.0), s);
-      r.iterations = res.iterations;
-      r.seconds_per_iteration = counted > 0 ? total / counted : 0.0;
-      r.peak_bytes = procValueKib("/proc/self/status", "VmHWM:") * 1024;
-      r.ok = 1;
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "error: %s\n", e.what());
-    }
-    const bool sent = ::write(fds[1], &r, sizeof r) == ssize_t(sizeof r);
-    ::_exit(sent ? 0 : 1);
-  }
-  ::close(fds[1]);
+  const apertura::testing::ChildPeakRss child = apertura::testing::runWithPeakRss([&] {
+    const std::size_t n = std::size_t(side) * std::size_t(side);
+    CheapQuadratic f(n);
+    LbfgsSettings s;
+    s.history = kHistory;
+    s.in_memory_limit = in_memory_limit;
+    s.float_history = float_history;
+    s.scratch_dir = scratch;
+    s.stop.max_iterations = iterations;
+    s.stop.relative_tolerance = -1.0;
+    double total = 0.0;
+    int counted = 0;
+    s.stop.observer = [&](const IterationReport& rep) {
+      if (rep.iteration > kHistory + 1) {  // history full: every push spills and drops
+        total += rep.iteration_seconds;
+        ++counted;
+      }
+    };
+    const OptimizerResult res = minimizeLbfgs(f, Vector(n, 0.0), s);
+    char line[64];
+    std::snprintf(line, sizeof line, "%d %.9g", res.iterations,
+                  counted > 0 ? total / counted : 0.0);
+    return std::string(line);
+  });
   Result r;
-  if (pid < 0 || ::read(fds[0], &r, sizeof r) != ssize_t(sizeof r))
-    r = Result{};
-  ::close(fds[0]);
-  if (pid > 0) {
-    int status = 0;
-    ::waitpid(pid, &status, 0);
+  if (!child.ok) {
+    std::fprintf(stderr, "error: %s\n", child.error.c_str());
+    return r;
   }
+  std::istringstream(child.output) >> r.iterations >> r.seconds_per_iteration;
+  r.peak_bytes = child.peak_bytes;
+  r.ok = true;
   return r;
 }
 
@@ -157,7 +125,8 @@ int main(int argc, char** argv) {
       // x, g + 6 work vectors + 2 x limit history (+ the mapped spilled pair).
       const double predicted_mib =
           vector_mib * (8 + element * (2 * limit + (limit < kHistory ? 2 : 0)));
-      const double available_mib = procValueKib("/proc/meminfo", "MemAvailable:") / 1024.0;
+      const double available_mib =
+          apertura::testing::procFieldKib("/proc/meminfo", "MemAvailable:") / 1024.0;
       const double spill_mib = 2.0 * (kHistory - limit) * vector_mib * element;
       if (predicted_mib > max_fraction * available_mib) {
         std::printf("%6d %6d   skipped: needs ~%.0f MiB, %.0f MiB available\n", side, limit,

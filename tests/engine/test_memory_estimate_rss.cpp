@@ -1,12 +1,12 @@
 // The memory estimate against what a run really uses: each case runs the whole imaging pipeline
-// in a child process (peak RSS is per process and never goes down) and compares the growth of
-// its peak RSS over the run with estimateMemory(). The requirement: within 25%.
-#include <QProcess>
+// in a forked child (peak RSS is per process and never goes down) and compares the growth of its
+// peak RSS over the run with estimateMemory(). The requirement: within 25%.
 #include <QTemporaryDir>
 #include <QtTest>
 
 #include <cstdio>
-#include <cstring>
+#include <stdexcept>
+#include <string>
 
 #include "core/engine/engine.h"
 #include "core/engine/memory_estimate.h"
@@ -14,6 +14,7 @@
 #include "core/pipeline/imaging_pipeline.h"
 #include "core/sim/array_layout.h"
 #include "core/sim/simulator.h"
+#include "tests/support/peak_rss.h"
 
 using namespace apertura;
 
@@ -52,37 +53,24 @@ project::ProjectSettings settingsFor(const Case& c, const std::string& ms,
   return s;
 }
 
-// Child mode: run one case, print "growth estimate" in bytes.
-int measure(const char* name, const char* ms, const char* prefix) {
-  for (const Case& c : kCases) {
-    if (std::strcmp(c.name, name) != 0)
-      continue;
-    const project::ProjectSettings s = settingsFor(c, ms, prefix);
-    const std::uint64_t before = engine::currentRssBytes();
-    auto products = std::make_shared<pipeline::ImagingProducts>();
-    std::uint64_t samples = 0, rows = 0;
-    {
-      engine::Engine engine;
-      engine.start(s, pipeline::makeImagingPipeline(products),
-                   std::make_shared<engine::RunObserver>());
-      const engine::RunOutcome out = engine.wait();
-      if (out.state != engine::RunState::Finished) {
-        std::fprintf(stderr, "run failed: %s\n", out.message.c_str());
-        return 2;
-      }
-      samples = products->samples;
-      rows = products->rows;
-    }
-    const std::uint64_t peak = engine::peakRssBytes();
-    const engine::MemoryEstimate e = engine::estimateMemory(
-        s, engine::DataVolume{rows, samples, int(std::max<std::uint64_t>(1, samples / rows))},
-        engine::physicalMemoryBytes());
-    std::printf("%llu %llu\n", static_cast<unsigned long long>(peak - before),
-                static_cast<unsigned long long>(e.totalBytes()));
-    std::fprintf(stderr, "%s: %s\n", name, e.describe().c_str());
-    return 0;
+// Runs one case through the whole pipeline (in the forked child); returns the estimate in bytes.
+std::string runCase(const Case& c, const std::string& ms, const std::string& prefix) {
+  const project::ProjectSettings s = settingsFor(c, ms, prefix);
+  auto products = std::make_shared<pipeline::ImagingProducts>();
+  {
+    engine::Engine engine;
+    engine.start(s, pipeline::makeImagingPipeline(products),
+                 std::make_shared<engine::RunObserver>());
+    const engine::RunOutcome out = engine.wait();
+    if (out.state != engine::RunState::Finished)
+      throw std::runtime_error("run failed: " + out.message);
   }
-  return 3;
+  const std::uint64_t samples = products->samples, rows = products->rows;
+  const engine::MemoryEstimate e = engine::estimateMemory(
+      s, engine::DataVolume{rows, samples, int(std::max<std::uint64_t>(1, samples / rows))},
+      engine::physicalMemoryBytes());
+  std::fprintf(stderr, "%s: %s\n", c.name, e.describe().c_str());
+  return std::to_string(e.totalBytes());
 }
 
 }  // namespace
@@ -111,15 +99,15 @@ class TestMemoryEstimateRss : public QObject {
   }
   void estimateWithin25PercentOfPeakRss() {
     QFETCH(QString, name);
-    QProcess child;
-    child.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-    child.start(QCoreApplication::applicationFilePath(),
-                {"--measure", name, ms_, dir_.path() + "/" + name});
-    QVERIFY(child.waitForFinished(300000));
-    QCOMPARE(child.exitCode(), 0);
-    const QStringList fields = QString::fromLatin1(child.readAllStandardOutput()).split(' ');
-    QCOMPARE(fields.size(), 2);
-    const double measured = fields[0].toDouble(), estimated = fields[1].toDouble();
+    const Case* c = nullptr;
+    for (const Case& k : kCases)
+      c = name == k.name ? &k : c;
+    QVERIFY(c);
+    // A process of its own: peak RSS is per process and never goes down.
+    const auto child = testing::runWithPeakRss(
+        [&] { return runCase(*c, ms_.toStdString(), (dir_.path() + "/" + name).toStdString()); });
+    QVERIFY2(child.ok, child.error.c_str());
+    const double measured = double(child.growthBytes()), estimated = std::stod(child.output);
     qInfo("%s: peak RSS grew by %.1f MiB, estimate %.1f MiB (ratio %.2f)", qPrintable(name),
           measured / 1048576.0, estimated / 1048576.0, estimated / measured);
     QVERIFY2(std::fabs(estimated - measured) <= 0.25 * measured,
@@ -133,11 +121,5 @@ class TestMemoryEstimateRss : public QObject {
   QString ms_;
 };
 
-int main(int argc, char** argv) {
-  if (argc == 5 && std::strcmp(argv[1], "--measure") == 0)
-    return measure(argv[2], argv[3], argv[4]);
-  QCoreApplication app(argc, argv);
-  TestMemoryEstimateRss t;
-  return QTest::qExec(&t, argc, argv);
-}
+QTEST_GUILESS_MAIN(TestMemoryEstimateRss)
 #include "test_memory_estimate_rss.moc"

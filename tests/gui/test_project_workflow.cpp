@@ -1,7 +1,7 @@
 // The project lifecycle in the real main window: save / New / reopen restores every setting, the
 // view state and the last results on disk; the unsaved-changes prompt fires exactly when the
-// project was modified; the recent list keeps its order and drops missing files; a bad project
-// file is reported (naming the key) and the window stays usable.
+// project was modified. Recent projects, preferences and bad project files:
+// test_project_recent_prefs.
 #include <QApplication>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -10,8 +10,6 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLineEdit>
-#include <QMenu>
-#include <QMessageBox>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -23,7 +21,6 @@
 #include "gui/controller/app_preferences.h"
 #include "gui/controller/project_document.h"
 #include "gui/controller/recent_projects.h"
-#include "gui/dialogs/preferences_dialog.h"
 #include "gui/panels/run_settings_panel.h"
 #include "gui/view/image_panel.h"
 #include "gui/view/image_toolbar.h"
@@ -33,28 +30,17 @@
 #include "gui/window/main_window.h"
 #include "gui/window/project_actions.h"
 #include "gui/window/window_screenshot.h"
+#include "tests/gui/gui_test_support.h"
 #include "tests/support/test_ms_builder.h"
 
 using apertura::gui::MainWindow;
 using apertura::gui::ProjectActions;
+using apertura::testing::artifact;
+using apertura::testing::comboWith;
 using Answer = apertura::gui::ProjectActions::Answer;
 namespace project = apertura::project;
 
 namespace {
-
-QString artifact(const QString& name) {
-  const QString dir = qEnvironmentVariable("APERTURA_TEST_ARTIFACTS");
-  return dir.isEmpty() ? QString() : dir + "/" + name;
-}
-
-// The run settings panel's controls, found the way a user finds them: by what they show.
-QComboBox* comboWith(MainWindow& w, const QString& item) {
-  for (QComboBox* c : w.runSettings()->findChildren<QComboBox*>()) {
-    if (c->findText(item) >= 0)
-      return c;
-  }
-  return nullptr;
-}
 
 QLineEdit* lambdaEdit(MainWindow& w, int row) {  // 0 L1, 1 TSV, 2 TV, 3 entropy
   QList<QLineEdit*> edits;
@@ -88,12 +74,6 @@ QJsonObject readJson(const QString& path) {
   return QJsonDocument::fromJson(f.readAll()).object();
 }
 
-void writeText(const QString& path, const QByteArray& text) {
-  QFile f(path);
-  QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
-  f.write(text);
-}
-
 // A 64 x 64 image with pixel (x, y) = scale * (x + 100 y), written as a run writes results.
 void writeResultImage(const QString& path, double scale, const std::string& bunit) {
   apertura::FitsImage image;
@@ -112,10 +92,6 @@ void writeResultImage(const QString& path, double scale, const std::string& buni
   if (bunit == "JY/BEAM")
     image.beam = apertura::ImageBeam{4e-6, 3e-6, 0.5};
   apertura::writeFitsImage(path.toStdString(), image);
-}
-
-QMessageBox* errorBox(MainWindow& w) {
-  return w.findChild<QMessageBox*>(QStringLiteral("project-error"));
 }
 
 }  // namespace
@@ -382,118 +358,6 @@ class TestProjectWorkflow : public QObject {
     QVERIFY(w.close());
     QCOMPARE(prompts, 4);
     QVERIFY(!w.isVisible());
-  }
-
-  void recentListKeepsOrderAndDropsMissingFiles() {
-    using apertura::gui::RecentProjects;
-    QStringList files;
-    for (const char* name : {"a", "b", "c"}) {
-      files << dir_.path() + "/recent-" + name + ".apertura";
-      writeText(files.last(), "{}");
-    }
-    for (const QString& f : files)
-      RecentProjects::add(f, 8);
-    QCOMPARE(RecentProjects::list(), (QStringList{files[2], files[1], files[0]}));
-    RecentProjects::add(files[0], 8);
-    QCOMPARE(RecentProjects::list(), (QStringList{files[0], files[2], files[1]}));
-    QVERIFY(QFile::remove(files[2]));
-    QCOMPARE(RecentProjects::list(), (QStringList{files[0], files[1]}));
-    writeText(files[2], "{}");  // back on disk, but it was forgotten
-    QCOMPARE(RecentProjects::list(), (QStringList{files[0], files[1]}));
-    RecentProjects::add(files[2], 2);
-    QCOMPARE(RecentProjects::list(), (QStringList{files[2], files[0]}));
-
-    // Saving puts the project first in File > Open recent, and the menu lists it.
-    MainWindow w;
-    const QString saved = dir_.path() + "/recent-saved.apertura";
-    QVERIFY(w.projectActions()->saveAs(saved));
-    QCOMPARE(RecentProjects::list().first(), saved);
-    QMenu* menu = w.projectActions()->recentMenu();
-    emit menu->aboutToShow();
-    QStringList entries;
-    for (QAction* a : menu->actions()) {
-      if (!a->data().toString().isEmpty())
-        entries << a->data().toString();
-    }
-    QCOMPARE(entries, (QStringList{saved, files[2], files[0]}));
-    QVERIFY(menu->actions().first()->text().contains("recent-saved.apertura"));
-  }
-
-  void invalidProjectShowsTheKeyAndTheWindowStaysUsable() {
-    MainWindow w;
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    ProjectActions* actions = w.projectActions();
-    comboWith(w, "natural")->setCurrentText("natural");
-    const QString good = dir_.path() + "/good.apertura";
-    QVERIFY(actions->saveAs(good));
-
-    const QString bad = dir_.path() + "/bad.apertura";
-    writeText(bad, R"({"schema_version": 1, "weighting": {"scheme": "uniform", "robust": 7}})");
-    QSignalSpy failed(actions, &ProjectActions::projectFailed);
-    QVERIFY(actions->openProject(bad));
-    QTRY_VERIFY_WITH_TIMEOUT(!failed.isEmpty(), 20000);
-    QString message = failed.takeFirst().at(1).toString();
-    QVERIFY2(message.contains("bad.apertura") && message.contains("weighting.robust") &&
-                 message.contains("[-2, 2]"),
-             qPrintable(message));
-    QMessageBox* box = errorBox(w);
-    QVERIFY(box);
-    QVERIFY2(box->text().contains("weighting.robust"), qPrintable(box->text()));
-    box->close();
-    // Nothing of the bad file was applied.
-    QCOMPARE(actions->document()->path(), QFileInfo(good).absoluteFilePath());
-    QCOMPARE(comboWith(w, "natural")->currentText(), QString("natural"));
-
-    writeText(bad, R"({"schema_version": 1, "views": {"dirty": {"colourmap": "gray"}}})");
-    QVERIFY(actions->openProject(bad));
-    QTRY_VERIFY_WITH_TIMEOUT(!failed.isEmpty(), 20000);
-    message = failed.takeFirst().at(1).toString();
-    QVERIFY2(message.contains("views.dirty.colourmap: unknown key"), qPrintable(message));
-
-    const QString missing = dir_.path() + "/missing.apertura";
-    QVERIFY(actions->openProject(missing));
-    QTRY_VERIFY_WITH_TIMEOUT(!failed.isEmpty(), 20000);
-    QVERIFY(failed.takeFirst().at(1).toString().contains("no such file or directory"));
-
-    // Still usable: a good project opens.
-    QSignalSpy opened(actions, &ProjectActions::projectOpened);
-    comboWith(w, "natural")->setCurrentText("uniform");
-    actions->setUnsavedPrompt([](const QString&) { return Answer::Discard; });
-    QVERIFY(actions->openProject(good));
-    QTRY_VERIFY_WITH_TIMEOUT(!opened.isEmpty(), 20000);
-    QCOMPARE(comboWith(w, "natural")->currentText(), QString("natural"));
-    QVERIFY(!actions->document()->isModified());
-  }
-
-  void preferencesApplyToNewProjects() {
-    apertura::gui::PreferencesDialog dialog;
-    dialog.colormapBox()->setCurrentText("viridis");
-    dialog.threadsBox()->setValue(3);
-    dialog.recentBox()->setValue(2);
-    dialog.snapshotBox()->setValue(7);
-    if (const QString shot = artifact("preferences-dialog.png"); !shot.isEmpty())
-      QVERIFY(dialog.grab().save(shot));
-    dialog.accept();
-    const auto prefs = apertura::gui::AppPreferences::load();
-    QCOMPARE(prefs.default_colormap, QString("viridis"));
-    QCOMPARE(prefs.threads, 3);
-    QCOMPARE(prefs.recent_count, 2);
-    QCOMPARE(prefs.snapshot_every, 7);
-
-    MainWindow w;
-    QVERIFY(w.projectActions()->newProject());
-    const auto s = w.projectActions()->currentProject();
-    QVERIFY(s);
-    QCOMPARE(s->imaging.threads, 3);
-    QCOMPARE(s->optimizer.snapshot_every, 7);
-    QCOMPARE(s->views.at("dirty").colormap, std::string("viridis"));
-    QCOMPARE(s->views.at("residual").colormap, std::string("coolwarm"));  // stays diverging
-    for (int i = 0; i < 3; ++i) {
-      const QString f = dir_.path() + QString("/pref-%1.apertura").arg(i);
-      QVERIFY(w.projectActions()->saveAs(f));
-    }
-    QCOMPARE(apertura::gui::RecentProjects::list().size(), 2);
   }
 
  private:

@@ -1,20 +1,17 @@
 // Memory never grows with the number of iterations: every optimizer runs 10 and 200 iterations of
 // the same 384^2 problem, each run in a forked child (peak RSS is process-wide and never falls),
 // and the child's peak RSS (VmHWM) after 200 iterations stays within 5% of the one after 10.
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <QtTest>
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
-#include <fstream>
 #include <string>
 
 #include "core/rml/conjugate_gradient.h"
 #include "core/rml/lbfgs.h"
 #include "core/rml/proximal_solvers.h"
+#include "tests/support/peak_rss.h"
 
 using namespace apertura::rml;
 
@@ -85,20 +82,6 @@ class L1 final : public ProximableFunction {
   static constexpr double kLambda = 1e-3;
 };
 
-std::uint64_t vmHwmBytes() {
-  std::ifstream status("/proc/self/status");
-  std::string key;
-  while (status >> key) {
-    if (key == "VmHWM:") {
-      std::uint64_t kib = 0;
-      status >> kib;
-      return kib * 1024;
-    }
-    status.ignore(1 << 16, '\n');
-  }
-  return 0;
-}
-
 StopCriteria criteria(int iterations) {
   StopCriteria stop;
   stop.max_iterations = iterations;
@@ -154,37 +137,15 @@ struct ChildResult {
   int iterations = -1;
 };
 
-// Forks, runs the solver in the child and returns the child's peak RSS.
+// Runs the solver in a forked child and returns the child's peak RSS.
 ChildResult runInChild(const std::string& method, int iterations) {
-  int fds[2];
-  if (::pipe(fds) != 0)
+  const apertura::testing::ChildPeakRss r = apertura::testing::runWithPeakRss(
+      [&] { return std::to_string(runSolver(method, iterations)); });
+  if (!r.ok) {
+    qWarning("%s: %s", method.c_str(), r.error.c_str());
     return {};
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    ::close(fds[0]);
-    // The child's high-water mark starts from the parent's; "5" resets it to the current RSS.
-    if (std::ofstream clear("/proc/self/clear_refs"); clear)
-      clear << "5";
-    ChildResult r;
-    try {
-      r.iterations = runSolver(method, iterations);
-    } catch (...) {
-      r.iterations = -2;
-    }
-    r.peak_bytes = vmHwmBytes();
-    const bool ok = ::write(fds[1], &r, sizeof r) == ssize_t(sizeof r);
-    ::_exit(ok ? 0 : 1);
   }
-  ::close(fds[1]);
-  ChildResult r;
-  if (pid < 0 || ::read(fds[0], &r, sizeof r) != ssize_t(sizeof r))
-    r = ChildResult{};
-  ::close(fds[0]);
-  if (pid > 0) {
-    int status = 0;
-    ::waitpid(pid, &status, 0);
-  }
-  return r;
+  return {r.peak_bytes, std::stoi(r.output)};
 }
 
 }  // namespace

@@ -109,7 +109,10 @@ MemoryEstimate estimateMemory(const project::ProjectSettings& s, const DataVolum
     // Aim for chunks of about 64 MiB.
     e.chunk_rows = std::max<std::uint64_t>(1024, (64ull << 20) / (per_sample * chans));
   }
-  e.resident = fixed + all_data <= e.budget_bytes;
+  // data.mode forces a choice; w-stacking needs every visibility at once.
+  const bool fits = fixed + all_data <= e.budget_bytes;
+  e.resident = s.data.mode == "resident" ||
+               (s.data.mode != "streaming" && (fits || s.imaging.w_stacking));
   if (e.resident) {
     e.visibility_bytes = all_data;
   } else {

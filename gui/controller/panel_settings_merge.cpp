@@ -76,12 +76,16 @@ ProjectSettings mergePanelEdits(const ProjectSettings& base, const ProjectSettin
   }
   takeIfEdited(s.imaging.cell_arcsec, shown.imaging.cell_arcsec, edited.imaging.cell_arcsec);
   takeIfEdited(s.imaging.precision, shown.imaging.precision, edited.imaging.precision);
+  takeIfEdited(s.data.mode, shown.data.mode, edited.data.mode);
   takeIfEdited(s.weighting.scheme, shown.weighting.scheme, edited.weighting.scheme);
   takeIfEdited(s.weighting.robust, shown.weighting.robust, edited.weighting.robust);
   takeIfEdited(s.optimizer.method, shown.optimizer.method, edited.optimizer.method);
   takeIfEdited(s.optimizer.max_iterations, shown.optimizer.max_iterations,
                edited.optimizer.max_iterations);
   takeIfEdited(s.optimizer.positivity, shown.optimizer.positivity, edited.optimizer.positivity);
+  takeIfEdited(s.optimizer.history, shown.optimizer.history, edited.optimizer.history);
+  takeIfEdited(s.optimizer.in_memory_limit, shown.optimizer.in_memory_limit,
+               edited.optimizer.in_memory_limit);
   if (!sameTerms(shown.regularizers, edited.regularizers))
     s.regularizers = mergeTerms(base.regularizers, edited.regularizers);
   return s;

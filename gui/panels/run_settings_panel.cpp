@@ -8,11 +8,13 @@
 #include <QLineEdit>
 #include <QSpinBox>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "core/engine/memory_estimate.h"
 #include "core/engine/process_resources.h"
 #include "core/project/project_file.h"
 #include "core/util/input_error.h"
+#include "gui/panels/memory_estimate_text.h"
 #include "gui/panels/plugin_regularizers_box.h"
 
 namespace apertura::gui {
@@ -47,8 +49,11 @@ RunSettingsPanel::RunSettingsPanel(QWidget* parent)
       lambda_entropy_(lambdaEdit("0")),
       method_(new QComboBox),
       iterations_(new QSpinBox),
+      history_(new QSpinBox),
+      in_memory_(new QSpinBox),
       positivity_(new QComboBox),
       precision_(new QComboBox),
+      data_mode_(new QComboBox),
       memory_(new QLabel),
       status_(new QLabel) {
   size_->setRange(32, 16384);
@@ -67,8 +72,28 @@ RunSettingsPanel::RunSettingsPanel(QWidget* parent)
   method_->addItems({"lbfgs", "cg-pr", "cg-fr", "cg-hs", "cg-dy", "cg-hz", "fista", "sdmm"});
   iterations_->setRange(0, 100000);
   iterations_->setValue(100);
+  history_->setObjectName("lbfgs-history");
+  history_->setRange(1, 1000);
+  history_->setValue(10);
+  history_->setToolTip(
+      tr("L-BFGS correction pairs: more can converge in fewer iterations; each "
+         "pair is two image-sized vectors"));
+  in_memory_->setObjectName("lbfgs-pairs-in-ram");
+  in_memory_->setRange(0, history_->value());
+  in_memory_->setSpecialValueText(tr("all"));
+  in_memory_->setToolTip(
+      tr("L-BFGS pairs kept in RAM; the older ones spill to a scratch file "
+         "(same result, less RAM, more time per iteration)"));
   positivity_->addItems({"projection", "softplus", "log", "none"});
   precision_->addItems({"float", "double"});
+  // Item data are the project's data.mode values.
+  data_mode_->addItem(tr("auto (by memory estimate)"), "auto");
+  data_mode_->addItem(tr("in memory"), "resident");
+  data_mode_->addItem(tr("stream from disk"), "streaming");
+  data_mode_->setObjectName("data-mode");
+  data_mode_->setToolTip(
+      tr("Keep every visibility in RAM, or read them again from disk on every pass (same "
+         "images, bounded memory, slower); auto streams when the estimate exceeds the budget"));
   memory_->setWordWrap(true);
   status_->setWordWrap(true);
 
@@ -78,6 +103,7 @@ RunSettingsPanel::RunSettingsPanel(QWidget* parent)
   imaging->addRow(tr("Weighting"), weighting_);
   imaging->addRow(tr("Robust"), robust_);
   imaging->addRow(tr("Precision"), precision_);
+  imaging->addRow(tr("Visibilities"), data_mode_);
   auto* regs = new QFormLayout;
   regs->addRow(tr("L1 λ"), lambda_l1_);
   regs->addRow(tr("TSV λ"), lambda_tsv_);
@@ -86,6 +112,8 @@ RunSettingsPanel::RunSettingsPanel(QWidget* parent)
   auto* opt = new QFormLayout;
   opt->addRow(tr("Method"), method_);
   opt->addRow(tr("Iterations"), iterations_);
+  opt->addRow(tr("History pairs"), history_);
+  opt->addRow(tr("Pairs in RAM"), in_memory_);
   opt->addRow(tr("Positivity"), positivity_);
 
   auto* layout = new QVBoxLayout(this);
@@ -108,13 +136,15 @@ RunSettingsPanel::RunSettingsPanel(QWidget* parent)
   layout->addWidget(status_);
   layout->addStretch(1);
 
-  for (QSpinBox* s : {size_, iterations_}) {
+  // Fewer pairs than kept in RAM: the spin box clamps its value to the history.
+  connect(history_, qOverload<int>(&QSpinBox::valueChanged), in_memory_, &QSpinBox::setMaximum);
+  for (QSpinBox* s : {size_, iterations_, history_, in_memory_}) {
     connect(s, qOverload<int>(&QSpinBox::valueChanged), this, &RunSettingsPanel::refresh);
   }
   for (QDoubleSpinBox* s : {cell_, robust_}) {
     connect(s, qOverload<double>(&QDoubleSpinBox::valueChanged), this, &RunSettingsPanel::refresh);
   }
-  for (QComboBox* c : {weighting_, method_, positivity_, precision_}) {
+  for (QComboBox* c : {weighting_, method_, positivity_, precision_, data_mode_}) {
     connect(c, &QComboBox::currentTextChanged, this, &RunSettingsPanel::refresh);
   }
   for (QLineEdit* e : {lambda_l1_, lambda_tsv_, lambda_tv_, lambda_entropy_}) {
@@ -131,10 +161,15 @@ std::optional<project::ProjectSettings> RunSettingsPanel::settings(
   if (cell_->value() > 0.0)
     s.imaging.cell_arcsec = cell_->value();
   s.imaging.precision = precision_->currentText().toStdString();
+  s.data.mode = data_mode_->currentData().toString().toStdString();
   s.weighting.scheme = weighting_->currentText().toStdString();
   s.weighting.robust = robust_->value();
   s.optimizer.method = method_->currentText().toStdString();
   s.optimizer.max_iterations = iterations_->value();
+  s.optimizer.history = history_->value();
+  s.optimizer.in_memory_limit.reset();
+  if (in_memory_->value() > 0)
+    s.optimizer.in_memory_limit = in_memory_->value();
   s.optimizer.positivity = positivity_->currentText().toStdString();
   s.regularizers.clear();
   const std::pair<const char*, QLineEdit*> terms[] = {
@@ -166,9 +201,12 @@ std::optional<project::ProjectSettings> RunSettingsPanel::settings(
 }
 
 void RunSettingsPanel::setSettings(const project::ProjectSettings& s) {
+  base_ = s;
   size_->setValue(s.imaging.nx);
   cell_->setValue(s.imaging.cell_arcsec.value_or(0.0));
   precision_->setCurrentText(QString::fromStdString(s.imaging.precision));
+  data_mode_->setCurrentIndex(
+      std::max(0, data_mode_->findData(QString::fromStdString(s.data.mode))));
   weighting_->setCurrentText(QString::fromStdString(s.weighting.scheme));
   robust_->setValue(s.weighting.robust);
   // A plugin's method may not be listed yet (or its plugin is missing: validation says so).
@@ -176,6 +214,8 @@ void RunSettingsPanel::setSettings(const project::ProjectSettings& s) {
     method_->addItem(QString::fromStdString(s.optimizer.method));
   method_->setCurrentText(QString::fromStdString(s.optimizer.method));
   iterations_->setValue(s.optimizer.max_iterations);
+  history_->setValue(s.optimizer.history);
+  in_memory_->setValue(s.optimizer.in_memory_limit.value_or(0));
   positivity_->setCurrentText(QString::fromStdString(s.optimizer.positivity));
   lambda_l1_->setText(QString::number(lambdaOf(s, "l1")));
   lambda_tsv_->setText(QString::number(lambdaOf(s, "tsv")));
@@ -196,8 +236,11 @@ QString RunSettingsPanel::validationMessage() const {
 
 void RunSettingsPanel::refresh() {
   robust_->setEnabled(weighting_->currentText() == "briggs");
+  const bool lbfgs = method_->currentText() == "lbfgs";
+  history_->setEnabled(lbfgs);
+  in_memory_->setEnabled(lbfgs);
   status_->clear();
-  const auto s = settings(project::ProjectSettings{});
+  const auto s = settings(base_);
   if (!s) {
     if (status_->text().isEmpty())
       status_->setText(tr("Invalid: a λ field is not a number"));
@@ -219,7 +262,8 @@ void RunSettingsPanel::refresh() {
   }
   const engine::MemoryEstimate e =
       engine::estimateMemory(*s, volume, engine::physicalMemoryBytes());
-  memory_->setText(tr("Memory estimate: %1").arg(QString::fromStdString(e.describe())));
+  memory_->setText(tr("Memory estimate: %1").arg(memoryEstimateText(e)));
+  memory_->setToolTip(QString::fromStdString(e.describe()));
   emit changed();
 }
 

@@ -50,11 +50,17 @@ class RunSettingsPanel : public QWidget {
   PluginRegularizersBox* plugin_regs_ = nullptr;  // terms of loaded plugins
   QComboBox* method_;
   QSpinBox* iterations_;
+  QSpinBox* history_;    // L-BFGS correction pairs (optimizer.history)
+  QSpinBox* in_memory_;  // of which in RAM, 0 = all (optimizer.in_memory_limit)
   QComboBox* positivity_;
   QComboBox* precision_;
+  QComboBox* data_mode_;  // data.mode
   QLabel* memory_;
   QLabel* status_;
   std::optional<apertura::DatasetSummary> dataset_;
+  // The project last shown: the memory estimate counts its settings the panel does not edit
+  // (history precision, memory budget, ...).
+  apertura::project::ProjectSettings base_;
 };
 
 }  // namespace apertura::gui

@@ -105,6 +105,13 @@ class TestMemoryEstimate : public QObject {
     const MemoryEstimate r = estimateMemory(s, big, 64ull << 30);
     QVERIFY(r.resident);
     QCOMPARE(r.visibility_bytes, std::uint64_t(7600000000ull));
+    // data.mode forces the choice either way.
+    s.data.mode = "streaming";
+    QVERIFY(!estimateMemory(s, big, 64ull << 30).resident);
+    s.data.memory_budget_gb = 1.0;
+    s.data.mode = "resident";
+    QVERIFY(estimateMemory(s, big, 64ull << 30).resident);
+    s.data.mode = "auto";
     // A user-set chunk size is honoured.
     s.data.memory_budget_gb = 1.0;
     s.data.chunk_rows = 5000;

@@ -1,0 +1,167 @@
+// Issue #13: the run settings panel's memory estimate shows the RAM a run needs with the
+// optimizer's share (the L-BFGS history) and what the history spills to disk, and follows the
+// history settings as they change (from a project or the panel's own controls).
+#include <QApplication>
+#include <QComboBox>
+#include <QLabel>
+#include <QRegularExpression>
+#include <QSpinBox>
+#include <QtTest>
+
+#include "core/engine/memory_estimate.h"
+#include "core/engine/process_resources.h"
+#include "core/project/project_file.h"
+#include "gui/panels/memory_estimate_text.h"
+#include "gui/panels/run_settings_panel.h"
+#include "tests/gui/gui_test_support.h"
+
+using apertura::gui::RunSettingsPanel;
+namespace project = apertura::project;
+
+namespace {
+
+constexpr std::uint64_t kMiB = 1ull << 20;
+
+// 2048^2 pixels: one double image is 32 MiB. L-BFGS with m = 10 keeps 2 m history vectors plus 6
+// working ones; with k pairs in RAM, 2 k + 2 (the pair being read back) and 2 (m - k) on disk.
+project::ProjectSettings lbfgs2048() {
+  project::ProjectSettings s = project::defaultProject();
+  s.imaging.nx = s.imaging.ny = 2048;
+  s.optimizer.method = "lbfgs";
+  s.optimizer.history = 10;
+  s.data.memory_budget_gb = 4.0;
+  return s;
+}
+
+QString memoryText(RunSettingsPanel& panel) {
+  for (QLabel* l : panel.findChildren<QLabel*>()) {
+    if (l->text().startsWith("Memory estimate:"))
+      return l->text();
+  }
+  return {};
+}
+
+// The panel's line must be the estimate of exactly these settings.
+QString expectedTotal(const project::ProjectSettings& s) {
+  const auto e = apertura::engine::estimateMemory(s, apertura::engine::DataVolume{},
+                                                  apertura::engine::physicalMemoryBytes());
+  return "RAM " + apertura::gui::formatBytes(e.totalBytes()) + " ";
+}
+
+}  // namespace
+
+class TestMemoryEstimateLabel : public QObject {
+  Q_OBJECT
+ private slots:
+  void formatsBinaryUnits() {
+    using apertura::gui::formatBytes;
+    QCOMPARE(formatBytes(0), QString("0 B"));
+    QCOMPARE(formatBytes(1536), QString("1.5 KiB"));
+    QCOMPARE(formatBytes(240 * kMiB), QString("240 MiB"));
+    QCOMPARE(formatBytes(1229 * kMiB), QString("1.2 GiB"));
+    QCOMPARE(formatBytes(12 * 1024 * kMiB), QString("12 GiB"));
+  }
+
+  void showsOptimizerAndSpillFromTheProject() {
+    RunSettingsPanel panel;
+    project::ProjectSettings s = lbfgs2048();
+    panel.setSettings(s);
+    QString text = memoryText(panel);
+    // All 10 pairs in RAM: (20 + 6) x 32 MiB, nothing on disk.
+    QVERIFY2(text.contains("(optimizer 832 MiB)") && !text.contains("on disk"), qPrintable(text));
+    QVERIFY2(text.contains(expectedTotal(s)), qPrintable(text));
+    QVERIFY2(text.contains("budget 4.0 GiB"), qPrintable(text));  // the project's own budget
+
+    // 2 pairs in RAM: (2 x 2 + 2 + 6) x 32 MiB in RAM, 2 x 8 x 32 MiB on disk.
+    s.optimizer.in_memory_limit = 2;
+    panel.setSettings(s);
+    text = memoryText(panel);
+    QVERIFY2(text.contains("(optimizer 384 MiB) + 512 MiB on disk (L-BFGS spill)"),
+             qPrintable(text));
+    QVERIFY2(text.contains(expectedTotal(s)), qPrintable(text));
+
+    // Float pairs halve the history, in RAM and on disk: 6 x 16 + 6 x 32 MiB; 16 x 16 MiB.
+    s.optimizer.history_precision = "float";
+    panel.setSettings(s);
+    text = memoryText(panel);
+    QVERIFY2(text.contains("(optimizer 288 MiB) + 256 MiB on disk (L-BFGS spill)"),
+             qPrintable(text));
+    // The full breakdown is the tooltip.
+    QLabel* label = nullptr;
+    for (QLabel* l : panel.findChildren<QLabel*>()) {
+      if (l->text() == text)
+        label = l;
+    }
+    QVERIFY(label);
+    QVERIFY2(label->toolTip().contains("L-BFGS spill on disk"), qPrintable(label->toolTip()));
+    if (const QString shot = apertura::testing::artifact("memory-estimate-panel.png");
+        !shot.isEmpty()) {
+      panel.resize(380, panel.sizeHint().height() + 40);
+      QVERIFY(panel.grab().save(shot));
+    }
+  }
+
+  void followsThePanelsHistoryControls() {
+    RunSettingsPanel panel;
+    panel.setSettings(lbfgs2048());
+    auto* history = panel.findChild<QSpinBox*>("lbfgs-history");
+    auto* in_ram = panel.findChild<QSpinBox*>("lbfgs-pairs-in-ram");
+    QVERIFY(history && in_ram);
+    QCOMPARE(in_ram->value(), 0);
+    QCOMPARE(in_ram->specialValueText(), QString("all"));
+
+    in_ram->setValue(5);
+    // (2 x 5 + 2 + 6) x 32 MiB in RAM, 2 x 5 x 32 MiB on disk.
+    QString text = memoryText(panel);
+    QVERIFY2(text.contains("(optimizer 576 MiB) + 320 MiB on disk (L-BFGS spill)"),
+             qPrintable(text));
+    auto s = panel.settings(lbfgs2048());
+    QVERIFY(s);
+    QCOMPARE(*s->optimizer.in_memory_limit, 5);
+
+    // A shorter history clamps the pairs in RAM: 4 of 4, nothing spills.
+    history->setValue(4);
+    QCOMPARE(in_ram->value(), 4);
+    text = memoryText(panel);
+    QVERIFY2(text.contains("(optimizer 448 MiB)") && !text.contains("on disk"), qPrintable(text));
+    s = panel.settings(lbfgs2048());
+    QCOMPARE(s->optimizer.history, 4);
+
+    in_ram->setValue(1);  // 2 + 2 + 6 vectors in RAM, 2 x 3 on disk
+    text = memoryText(panel);
+    QVERIFY2(text.contains("(optimizer 320 MiB) + 192 MiB on disk (L-BFGS spill)"),
+             qPrintable(text));
+
+    // Only L-BFGS has a history: the controls are off and nothing is spilled.
+    for (QComboBox* c : panel.findChildren<QComboBox*>()) {
+      if (c->findText("cg-pr") >= 0)
+        c->setCurrentText("cg-pr");
+    }
+    QVERIFY(!history->isEnabled());
+    QVERIFY(!in_ram->isEnabled());
+    text = memoryText(panel);
+    QVERIFY2(text.contains("(optimizer 128 MiB)") && !text.contains("on disk"), qPrintable(text));
+  }
+
+  void visibilitiesModeFollowsThePanel() {
+    RunSettingsPanel panel;
+    panel.setSettings(lbfgs2048());
+    auto* mode = panel.findChild<QComboBox*>("data-mode");
+    QVERIFY(mode);
+    QCOMPARE(mode->currentData().toString(), QString("auto"));
+    QVERIFY2(!memoryText(panel).contains("streamed"), qPrintable(memoryText(panel)));
+    mode->setCurrentIndex(mode->findData("streaming"));
+    QVERIFY2(memoryText(panel).contains("visibilities streamed from disk"),
+             qPrintable(memoryText(panel)));
+    auto s = panel.settings(lbfgs2048());
+    QVERIFY(s);
+    QCOMPARE(s->data.mode, std::string("streaming"));
+    project::ProjectSettings resident = lbfgs2048();
+    resident.data.mode = "resident";
+    panel.setSettings(resident);
+    QCOMPARE(mode->currentData().toString(), QString("resident"));
+  }
+};
+
+QTEST_MAIN(TestMemoryEstimateLabel)
+#include "test_memory_estimate_label.moc"

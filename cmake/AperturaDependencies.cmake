@@ -34,7 +34,7 @@ if(APERTURA_BUILD_GUI)
   find_package(VTK 9.1 REQUIRED COMPONENTS
     CommonCore CommonDataModel CommonColor CommonExecutionModel FiltersCore FiltersSources
     FiltersGeometry ImagingCore RenderingCore RenderingOpenGL2 RenderingFreeType
-    RenderingAnnotation InteractionStyle)
+    RenderingAnnotation RenderingVolume RenderingVolumeOpenGL2 InteractionStyle)
 elseif(APERTURA_BUILD_TESTS)
   find_package(Qt6 6.2 REQUIRED COMPONENTS Core Test)
 endif()

@@ -25,7 +25,7 @@ class SurfaceView : public VtkHostWidget {
   Q_OBJECT
 
  public:
-  static constexpr int kMaxSide = 320;
+  static constexpr int kMaxSide = 256;
 
   explicit SurfaceView(QWidget* parent = nullptr);
   ~SurfaceView() override;

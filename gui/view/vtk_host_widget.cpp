@@ -1,10 +1,17 @@
 #include "gui/view/vtk_host_widget.h"
 
+#include <QElapsedTimer>
 #include <QMouseEvent>
+#include <QOffscreenSurface>
 #include <QOpenGLContext>
 #include <QOpenGLExtraFunctions>
+#include <QOpenGLFramebufferObject>
+#include <QOpenGLFunctions>
+#include <QPainter>
 #include <QSurfaceFormat>
 #include <QWheelEvent>
+
+#include <algorithm>
 
 #include <vtkCommand.h>
 #include <vtkGenericOpenGLRenderWindow.h>
@@ -15,14 +22,37 @@
 
 namespace apertura::gui {
 
-VtkHostWidget::VtkHostWidget(QWidget* parent) : QOpenGLWidget(parent) {
-  // VTK defaults to "ready"; rendering before initializeGL would run GL calls without a context.
+namespace {
+
+// What VTK's OpenGL2 backend needs. The context is ours alone, so this holds whatever default
+// format the application set.
+QSurfaceFormat vtkFormat() {
+  QSurfaceFormat format;
+  format.setRenderableType(QSurfaceFormat::OpenGL);
+  format.setVersion(3, 2);
+  format.setProfile(QSurfaceFormat::CoreProfile);
+  format.setRedBufferSize(8);
+  format.setGreenBufferSize(8);
+  format.setBlueBufferSize(8);
+  format.setAlphaBufferSize(8);
+  format.setDepthBufferSize(24);
+  format.setStencilBufferSize(0);
+  // VTK resolves its own multisampled buffers.
+  format.setSamples(0);
+  return format;
+}
+
+}  // namespace
+
+VtkHostWidget::VtkHostWidget(QWidget* parent) : QWidget(parent) {
+  // Every pixel is painted from the frame: no background fill needed before it.
+  setAttribute(Qt::WA_OpaquePaintEvent);
+  // VTK defaults to "ready"; rendering before the context exists would run GL calls without one.
   render_window_->SetReadyForRendering(false);
-  // Qt owns the context; VTK must neither create nor destroy it.
+  // The context is Qt's; VTK must neither create nor destroy it.
   render_window_->SetOwnContext(0);
-  // Qt composes our FBO itself, so VTK must not blit to the (non-existent) window buffers.
+  // There is no window buffer: the frame is blitted into our framebuffer by readBack().
   render_window_->SetFrameBlitModeToNoBlit();
-  // paintGL blits VTK's display framebuffer itself; VTK's own Qt adapter also turns this off.
   render_window_->SetUseOffScreenBuffers(false);
   // Core profiles deprecate line widths above 1; this makes VTK emulate wide lines in shaders
   // rather than trust the driver-reported range.
@@ -37,21 +67,20 @@ VtkHostWidget::VtkHostWidget(QWidget* parent) : QOpenGLWidget(parent) {
   interactor_->SetRenderWindow(render_window_);
   interactor_->SetInteractorStyle(style_);
   // Enables the interactor so the style's Render() calls reach the window; rendering is a
-  // no-op until initializeGL flips ReadyForRendering.
+  // no-op until ensureContext() flips ReadyForRendering.
   interactor_->Initialize();
 
   setFocusPolicy(Qt::StrongFocus);
+  setMouseTracking(false);
 }
 
 VtkHostWidget::~VtkHostWidget() {
-  // The base destructor destroys the context and emits aboutToBeDestroyed after this part of
-  // the object is gone, so the slot must not fire then.
-  QObject::disconnect(context_destroyed_);
-  if (context() != nullptr) {
-    makeCurrent();
-    releaseGraphics();
-    doneCurrent();
+  if (context_ && context_->makeCurrent(surface_.get())) {
+    render_window_->Finalize();
+    target_.reset();
+    context_->doneCurrent();
   }
+  render_window_->SetReadyForRendering(false);
   // The window may outlive us if someone else holds a reference; stop calling back into us.
   render_window_->RemoveObservers(vtkCommand::WindowMakeCurrentEvent);
   render_window_->RemoveObservers(vtkCommand::WindowIsCurrentEvent);
@@ -67,129 +96,160 @@ vtkGenericOpenGLRenderWindow* VtkHostWidget::renderWindow() const {
 }
 
 void VtkHostWidget::setDefaultSurfaceFormat() {
-  QSurfaceFormat format;
-  format.setRenderableType(QSurfaceFormat::OpenGL);
-  format.setVersion(3, 2);
-  format.setProfile(QSurfaceFormat::CoreProfile);
+  QSurfaceFormat format = vtkFormat();
   format.setSwapBehavior(QSurfaceFormat::DoubleBuffer);
-  format.setRedBufferSize(8);
-  format.setGreenBufferSize(8);
-  format.setBlueBufferSize(8);
-  format.setAlphaBufferSize(8);
-  format.setDepthBufferSize(24);
-  format.setStencilBufferSize(0);
-  // VTK resolves its own multisampled buffers; a multisampled Qt FBO would only cost memory.
-  format.setSamples(0);
   QSurfaceFormat::setDefaultFormat(format);
 }
 
+void VtkHostWidget::setRenderScale(double scale) {
+  scale = std::clamp(scale, 0.25, 1.0);
+  if (scale == render_scale_)
+    return;
+  render_scale_ = scale;
+  requestRender();
+}
+
 void VtkHostWidget::requestRender() {
-  frame_pending_ = false;
+  dirty_ = true;
   update();
 }
 
-QImage VtkHostWidget::grabRendered() {
-  return grabFramebuffer();
+bool VtkHostWidget::softwareGl() const {
+  const QString name = gl_renderer_.toLower();
+  return name.contains("llvmpipe") || name.contains("softpipe") || name.contains("swrast") ||
+         name.contains("software");
 }
 
-void VtkHostWidget::initializeGL() {
-  // Qt recreates the context when the widget moves to another top-level window; VTK's GPU
-  // objects belong to the old context and must be dropped while it is still alive.
-  QObject::disconnect(context_destroyed_);
-  context_destroyed_ = connect(
-      context(), &QOpenGLContext::aboutToBeDestroyed, this,
-      [this] {
-        makeCurrent();
-        releaseGraphics();
-        doneCurrent();
-      },
-      Qt::DirectConnection);
+QImage VtkHostWidget::grabRendered() {
+  if (dirty_ || frame_.isNull() || frame_.size() != deviceSize())
+    renderFrame();
+  return frame_;
+}
 
+bool VtkHostWidget::ensureContext() {
+  if (context_)
+    return true;
+  if (!error_.isEmpty())
+    return false;
+  surface_ = std::make_unique<QOffscreenSurface>();
+  surface_->setFormat(vtkFormat());
+  surface_->create();
+  context_ = std::make_unique<QOpenGLContext>();
+  context_->setFormat(vtkFormat());
+  if (!surface_->isValid() || !context_->create() || !context_->makeCurrent(surface_.get())) {
+    error_ = tr("3D view unavailable: no OpenGL 3.2 context on this display");
+    context_.reset();
+    surface_.reset();
+    return false;
+  }
+  // There is no native window for VTK to query; state what the context guarantees.
   render_window_->SetReadyForRendering(true);
-  // There is no native window for VTK to query; state what Qt's context guarantees.
   render_window_->SetMapped(1);
   render_window_->SetIsDirect(1);
   render_window_->SetSupportsOpenGL(1);
   render_window_->OpenGLInitContext();
-  frame_pending_ = false;
+  const auto* name = reinterpret_cast<const char*>(context_->functions()->glGetString(GL_RENDERER));
+  gl_renderer_ = QString::fromLatin1(name ? name : "");
+  contextReady();
+  return true;
 }
 
-void VtkHostWidget::resizeGL(int /*w*/, int /*h*/) {
-  const int w = deviceWidth();
-  const int h = deviceHeight();
-  // The interactor keeps its own size for y-flipping mouse positions; it forwards to the window.
-  interactor_->UpdateSize(w, h);
-  render_window_->SetSize(w, h);
-  frame_pending_ = false;
-}
-
-void VtkHostWidget::paintGL() {
-  if (in_paint_ || !render_window_->GetReadyForRendering()) {
+void VtkHostWidget::renderFrame() {
+  if (in_render_ || !ensureContext())
     return;
+  QElapsedTimer clock;
+  clock.start();
+  if (!context_->makeCurrent(surface_.get()))
+    return;
+  const QSize size = deviceSize();
+  const int* current = render_window_->GetSize();
+  if (current[0] != size.width() || current[1] != size.height()) {
+    // The interactor keeps its own size for y-flipping mouse positions.
+    interactor_->UpdateSize(size.width(), size.height());
+    render_window_->SetSize(size.width(), size.height());
   }
-  in_paint_ = true;
-
   vtkOpenGLState* state = render_window_->GetState();
-  // Qt's painting changes GL state behind VTK's cache; a stale cache makes VTK skip calls.
+  // Qt's framebuffer calls (toImage) change GL state behind VTK's cache.
   state->Reset();
   state->Push();
-  // Qt sets GL_LESS, but VTK's passes assume GL_LEQUAL.
-  state->vtkglDepthFunc(GL_LEQUAL);
+  in_render_ = true;
+  render_window_->Render();
+  in_render_ = false;
+  readBack();
+  state->Pop();
+  dirty_ = false;
+  ++frames_;
+  last_frame_ms_ = clock.nsecsElapsed() / 1e6;
+}
 
-  if (!frame_pending_) {
-    render_window_->Render();
-  }
-  frame_pending_ = false;
-
-  // Something triggered by the render (progress handlers, other widgets) may have switched
-  // contexts; the blit must target our FBO in our context.
-  if (QOpenGLContext::currentContext() != context()) {
-    context()->makeCurrent(context()->surface());
-  }
-
-  const int w = deviceWidth();
-  const int h = deviceHeight();
-  state->vtkglBindFramebuffer(GL_DRAW_FRAMEBUFFER, defaultFramebufferObject());
-  QOpenGLExtraFunctions* f = context()->extraFunctions();
+void VtkHostWidget::readBack() {
+  if (!context_ || QOpenGLContext::currentContext() != context_.get())
+    return;
+  const int* src = render_window_->GetSize();
+  const QSize size(std::max(1, src[0]), std::max(1, src[1]));
+  if (!target_ || target_->size() != size)
+    target_ = std::make_unique<QOpenGLFramebufferObject>(size);
+  vtkOpenGLState* state = render_window_->GetState();
+  state->vtkglBindFramebuffer(GL_DRAW_FRAMEBUFFER, target_->handle());
+  QOpenGLExtraFunctions* f = context_->extraFunctions();
   const GLenum draw_buffer = GL_COLOR_ATTACHMENT0;
   f->glDrawBuffers(1, &draw_buffer);
-  const int* src = render_window_->GetSize();
-  render_window_->BlitDisplayFramebuffer(0, 0, 0, src[0], src[1], 0, 0, w, h, GL_COLOR_BUFFER_BIT,
-                                         GL_NEAREST);
-
-  // VTK leaves the background alpha at 0; Qt treats the FBO as premultiplied, so without this
-  // the background composes (and grabs) as transparent black instead of the renderer colour.
-  state->vtkglViewport(0, 0, w, h);
+  render_window_->BlitDisplayFramebuffer(0, 0, 0, size.width(), size.height(), 0, 0, size.width(),
+                                         size.height(), GL_COLOR_BUFFER_BIT, GL_NEAREST);
+  // VTK leaves the background alpha at 0 and QImage reads the buffer as premultiplied, which
+  // would turn the background black: make the frame opaque.
+  state->vtkglBindFramebuffer(GL_FRAMEBUFFER, target_->handle());
+  state->vtkglViewport(0, 0, size.width(), size.height());
   state->vtkglColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_TRUE);
   state->vtkglClearColor(0.0f, 0.0f, 0.0f, 1.0f);
   f->glClear(GL_COLOR_BUFFER_BIT);
+  state->vtkglColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+  frame_ = target_->toImage().convertToFormat(QImage::Format_RGB32);
+  // toImage() rebound Qt's idea of the framebuffer; VTK must not trust its cache next time.
+  state->Reset();
+}
 
-  state->Pop();
-  in_paint_ = false;
+void VtkHostWidget::paintEvent(QPaintEvent* /*event*/) {
+  if (dirty_ || frame_.isNull() || frame_.size() != deviceSize())
+    renderFrame();
+  QPainter painter(this);
+  if (!frame_.isNull()) {
+    painter.setRenderHint(QPainter::SmoothPixmapTransform, render_scale_ < 1.0);
+    painter.drawImage(rect(), frame_);
+    painter.setRenderHint(QPainter::SmoothPixmapTransform, false);
+    paintOverlay(painter);
+    return;
+  }
+  painter.fillRect(rect(), QColor(16, 18, 26));
+  painter.setPen(QColor(180, 184, 200));
+  painter.drawText(rect().adjusted(12, 12, -12, -12), Qt::AlignCenter | Qt::TextWordWrap,
+                   error_.isEmpty() ? tr("Preparing the 3D view…") : error_);
+}
+
+void VtkHostWidget::resizeEvent(QResizeEvent* event) {
+  QWidget::resizeEvent(event);
+  dirty_ = true;
 }
 
 void VtkHostWidget::onRenderWindowEvent(vtkObject* /*caller*/, unsigned long event_id,
                                         void* call_data) {
   switch (event_id) {
     case vtkCommand::WindowMakeCurrentEvent:
-      // QOpenGLWidget::makeCurrent() would also rebind Qt's FBO in the middle of VTK's frame,
-      // leaving VTK's render target detached and the view black.
-      if (context() != nullptr) {
-        context()->makeCurrent(context()->surface());
-      }
+      if (context_)
+        context_->makeCurrent(surface_.get());
       break;
     case vtkCommand::WindowIsCurrentEvent: {
       auto* is_current = static_cast<bool*>(call_data);
-      const QOpenGLContext* current = QOpenGLContext::currentContext();
-      *is_current =
-          current != nullptr && current == context() && current->surface() == context()->surface();
+      *is_current = context_ && QOpenGLContext::currentContext() == context_.get();
       break;
     }
     case vtkCommand::WindowFrameEvent:
-      // A frame finished outside paintGL (interaction, explicit Render()); show it without
-      // rendering again. Frames inside paintGL are blitted by paintGL itself.
-      if (!in_paint_) {
-        frame_pending_ = true;
+      // A frame rendered outside renderFrame() (the interactor during a drag or wheel): read it
+      // back and show it, rather than rendering it again in the next paint.
+      if (!in_render_ && context_) {
+        readBack();
+        ++frames_;
+        dirty_ = false;
         update();
       }
       break;
@@ -198,14 +258,8 @@ void VtkHostWidget::onRenderWindowEvent(vtkObject* /*caller*/, unsigned long eve
   }
 }
 
-void VtkHostWidget::releaseGraphics() {
-  render_window_->Finalize();
-  render_window_->SetReadyForRendering(false);
-  frame_pending_ = false;
-}
-
 void VtkHostWidget::forwardMouse(QMouseEvent* event, unsigned long vtk_event) {
-  const qreal dpr = devicePixelRatioF();
+  const qreal dpr = devicePixelRatioF() * render_scale_;
   const QPointF pos = event->position() * dpr;
   const Qt::KeyboardModifiers mods = event->modifiers();
   const bool repeat = event->type() == QEvent::MouseButtonDblClick;
@@ -228,7 +282,7 @@ void VtkHostWidget::mousePressEvent(QMouseEvent* event) {
       forwardMouse(event, vtkCommand::RightButtonPressEvent);
       break;
     default:
-      QOpenGLWidget::mousePressEvent(event);
+      QWidget::mousePressEvent(event);
       return;
   }
   event->accept();
@@ -246,7 +300,7 @@ void VtkHostWidget::mouseReleaseEvent(QMouseEvent* event) {
       forwardMouse(event, vtkCommand::RightButtonReleaseEvent);
       break;
     default:
-      QOpenGLWidget::mouseReleaseEvent(event);
+      QWidget::mouseReleaseEvent(event);
       return;
   }
   event->accept();
@@ -260,10 +314,10 @@ void VtkHostWidget::mouseMoveEvent(QMouseEvent* event) {
 void VtkHostWidget::wheelEvent(QWheelEvent* event) {
   const int delta = event->angleDelta().y();
   if (delta == 0) {
-    QOpenGLWidget::wheelEvent(event);
+    QWidget::wheelEvent(event);
     return;
   }
-  const qreal dpr = devicePixelRatioF();
+  const qreal dpr = devicePixelRatioF() * render_scale_;
   const QPointF pos = event->position() * dpr;
   const Qt::KeyboardModifiers mods = event->modifiers();
   interactor_->SetEventInformationFlipY(static_cast<int>(pos.x()), static_cast<int>(pos.y()),
@@ -275,12 +329,10 @@ void VtkHostWidget::wheelEvent(QWheelEvent* event) {
   event->accept();
 }
 
-int VtkHostWidget::deviceWidth() const {
-  return static_cast<int>(width() * devicePixelRatioF() + 0.5);
-}
-
-int VtkHostWidget::deviceHeight() const {
-  return static_cast<int>(height() * devicePixelRatioF() + 0.5);
+QSize VtkHostWidget::deviceSize() const {
+  const qreal dpr = devicePixelRatioF() * render_scale_;
+  return {std::max(1, static_cast<int>(width() * dpr + 0.5)),
+          std::max(1, static_cast<int>(height() * dpr + 0.5))};
 }
 
 }  // namespace apertura::gui

@@ -1,12 +1,18 @@
 #pragma once
 
 #include <QImage>
-#include <QMetaObject>
-#include <QOpenGLWidget>
+#include <QString>
+#include <QWidget>
+
+#include <memory>
 
 #include <vtkNew.h>
 
 class QMouseEvent;
+class QOffscreenSurface;
+class QOpenGLContext;
+class QOpenGLFramebufferObject;
+class QPainter;
 class QWheelEvent;
 class vtkGenericOpenGLRenderWindow;
 class vtkGenericRenderWindowInteractor;
@@ -16,10 +22,16 @@ class vtkRenderer;
 
 namespace apertura::gui {
 
-// Hosts a VTK scene inside a QOpenGLWidget without VTK's Qt module: Debian builds that
-// module against Qt 5, so the adapter protocol (make-current / is-current / frame
-// events, blit into Qt's FBO) is implemented here instead.
-class VtkHostWidget : public QOpenGLWidget {
+// Hosts a VTK scene in a plain (raster) QWidget without VTK's Qt module (Debian builds that
+// module against Qt 5). VTK renders into a framebuffer of the widget's own offscreen OpenGL
+// context; the frame is read back into a QImage and painted with QPainter.
+//
+// Why not a QOpenGLWidget: one such child switches its whole top-level window to OpenGL
+// composition, so every repaint of any widget (a chart, a progress bar) uploads and redraws the
+// entire window through OpenGL. With a software renderer (Mesa llvmpipe, as under Xvfb or on a
+// remote desktop) that alone blocked the event loop 50-100 ms per repaint during a run, even with
+// the 3D views hidden. Here only a visible view whose scene changed renders, once per paint.
+class VtkHostWidget : public QWidget {
   Q_OBJECT
 
  public:
@@ -36,39 +48,68 @@ class VtkHostWidget : public QOpenGLWidget {
   // context, and Qt only honours the default format for contexts created afterwards.
   static void setDefaultSurfaceFormat();
 
-  // Use after changing the scene instead of a bare update(): a frame VTK already finished
-  // outside paintGL would otherwise be shown as-is, without the change.
+  // Call after changing the scene: the next paint renders it. Hidden views never render, and
+  // several requests before a paint cost one frame.
   void requestRender();
 
-  // Renders the current scene (if needed) and returns what the widget shows.
+  // Renders the current scene if it changed (also when hidden) and returns the frame; a null
+  // image when OpenGL is unavailable (errorText() says why).
   QImage grabRendered();
 
- protected:
-  void initializeGL() override;
-  void resizeGL(int w, int h) override;
-  void paintGL() override;
+  // Renders at this fraction of the widget's device pixels (0.25-1) and scales the frame up
+  // when painting: software renderers spend time per pixel, so heavy scenes (volumes) trade
+  // sharpness for a responsive window.
+  void setRenderScale(double scale);
+  double renderScale() const { return render_scale_; }
 
+  // Frames rendered so far and the wall time of the last one (VTK render plus read-back), for
+  // diagnostics and tests.
+  int framesRendered() const { return frames_; }
+  double lastFrameMs() const { return last_frame_ms_; }
+  // Empty unless the OpenGL context could not be created; then the widget shows this text.
+  QString errorText() const { return error_; }
+  // GL_RENDERER of the context once it exists (after the first frame), e.g. "llvmpipe (...)";
+  // software renderers make heavy scenes (volumes) pick CPU algorithms.
+  QString glRenderer() const { return gl_renderer_; }
+  bool softwareGl() const;
+
+ protected:
+  // Called once the context exists and is current, before the first frame.
+  virtual void contextReady() {}
+  // Draws on top of the frame in widget coordinates: text stays sharp at any render scale.
+  virtual void paintOverlay(QPainter& /*painter*/) {}
+
+  void paintEvent(QPaintEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;
   void mousePressEvent(QMouseEvent* event) override;
   void mouseReleaseEvent(QMouseEvent* event) override;
   void mouseMoveEvent(QMouseEvent* event) override;
   void wheelEvent(QWheelEvent* event) override;
 
  private:
-  void onRenderWindowEvent(vtkObject* caller, unsigned long event_id, void* call_data);
-  void releaseGraphics();
-  void forwardMouse(QMouseEvent* event, unsigned long vtk_event);
-  int deviceWidth() const;
-  int deviceHeight() const;
+  bool ensureContext();
 
+  void renderFrame();
+  void readBack();
+  void onRenderWindowEvent(vtkObject* caller, unsigned long event_id, void* call_data);
+  void forwardMouse(QMouseEvent* event, unsigned long vtk_event);
+  QSize deviceSize() const;  // of the rendered frame: widget size x device pixel ratio x scale
+
+  std::unique_ptr<QOffscreenSurface> surface_;
+  std::unique_ptr<QOpenGLContext> context_;
+  std::unique_ptr<QOpenGLFramebufferObject> target_;  // what the frame is read back from
   vtkNew<vtkGenericOpenGLRenderWindow> render_window_;
   vtkNew<vtkRenderer> renderer_;
   vtkNew<vtkGenericRenderWindowInteractor> interactor_;
   vtkNew<vtkInteractorStyleTrackballCamera> style_;
-  QMetaObject::Connection context_destroyed_;
-  bool in_paint_ = false;
-  // Set when VTK finished a frame outside paintGL (e.g. driven by the interactor), so the
-  // following paint only has to blit instead of rendering the same frame twice.
-  bool frame_pending_ = false;
+  QImage frame_;
+  QString error_;
+  QString gl_renderer_;
+  bool dirty_ = true;
+  bool in_render_ = false;
+  int frames_ = 0;
+  double last_frame_ms_ = 0.0;
+  double render_scale_ = 1.0;
 };
 
 }  // namespace apertura::gui

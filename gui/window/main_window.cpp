@@ -17,8 +17,10 @@
 #include <QToolBar>
 #include <QVBoxLayout>
 
+#include "core/plugin/plugin_registry.h"
 #include "core/sim/demo_dataset.h"
 #include "core/version.h"
+#include "gui/controller/dataset_file_filters.h"
 #include "gui/controller/dataset_loader.h"
 #include "gui/controller/run_controller.h"
 #include "gui/dialogs/plugins_dialog.h"
@@ -74,6 +76,7 @@ MainWindow::MainWindow(QWidget* parent)
     tabs_->addTab(image_tabs_->panel(name), image_tabs_->title(name));
   }
   surface_tab_ = new SurfaceTab(image_tabs_);
+  surface_tab_->attachRun(run_);  // the iteration stack of the 3D tab's volume mode
   tabs_->addTab(surface_tab_, tr("3D"));
   setCentralWidget(tabs_);
 
@@ -131,7 +134,8 @@ void MainWindow::buildMenus() {
   project_->addEditActions(menuBar()->addMenu(tr("&Edit")));
   QAction* open = file->addAction(tr("&Open data set…"), this, &MainWindow::chooseDataset);
   open->setShortcut(QKeySequence::Open);
-  file->addAction(tr("Open &UVFITS file…"), this, &MainWindow::chooseUvfits);
+  file->addAction(tr("Open data &file (UVFITS, plugin formats)…"), this,
+                  &MainWindow::chooseDataFile);
   file->addAction(tr("&New simulated data set…"), this, &MainWindow::newSimulation);
   file->addAction(tr("Open &demo data set"), this, &MainWindow::openDemo);
   file->addSeparator();
@@ -215,11 +219,16 @@ void MainWindow::chooseDataset() {
     openDataset(path);
 }
 
-void MainWindow::chooseUvfits() {
-  const QString path = QFileDialog::getOpenFileName(this, tr("Open UVFITS file"), QString(),
-                                                    tr("UVFITS (*.uvfits *.uvf *.fits);;All (*)"));
-  if (!path.isEmpty())
-    openDataset(path);
+void MainWindow::chooseDataFile() {
+  auto* dialog = new QFileDialog(this, tr("Open data file"));
+  dialog->setObjectName("open-data-file-dialog");
+  dialog->setAttribute(Qt::WA_DeleteOnClose);
+  dialog->setFileMode(QFileDialog::ExistingFile);
+  // Files of a reader plugin: summarizeDataset offers any file no built-in reader knows to the
+  // loaded readers' probe(), so every filter (and "All files") goes through the same loader.
+  dialog->setNameFilters(datasetFileFilters(plugin::PluginRegistry::global()));
+  connect(dialog, &QFileDialog::fileSelected, this, &MainWindow::openDataset);
+  dialog->open();
 }
 
 void MainWindow::openDataset(const QString& path) {

@@ -90,7 +90,9 @@ class MainWindow : public QMainWindow {
   void chooseExportPath(const QString& kind);
   void buildDocks();
   void chooseDataset();
-  void chooseUvfits();
+  // A file dialog with filters for UVFITS and every loaded reader plugin (non-modal: opened
+  // with open(), so tests can drive it).
+  void chooseDataFile();
   void newSimulation();
   void showAbout();
   void onLoadStarted(const QString& path);

@@ -5,11 +5,15 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QSlider>
+#include <QStackedWidget>
 #include <QVBoxLayout>
 
+#include "core/engine/run_observer.h"
+#include "gui/controller/run_controller.h"
 #include "gui/view/image_panel.h"
 #include "gui/view/image_view.h"
 #include "gui/view/surface_view.h"
+#include "gui/view/volume_view.h"
 #include "gui/window/image_tabs.h"
 
 namespace apertura::gui {
@@ -17,9 +21,19 @@ namespace apertura::gui {
 SurfaceTab::SurfaceTab(ImageTabs* images, QWidget* parent)
     : QWidget(parent),
       images_(images),
+      mode_choice_(new QComboBox),
       image_choice_(new QComboBox),
       height_(new QSlider(Qt::Horizontal)),
-      view_(new SurfaceView) {
+      surface_controls_(new QWidget),
+      stack_info_(new QLabel),
+      pages_(new QStackedWidget),
+      view_(new SurfaceView),
+      volume_(new VolumeView) {
+  mode_choice_->addItem(tr("Surface"), static_cast<int>(Mode::Surface));
+  mode_choice_->addItem(tr("Iteration stack (volume)"), static_cast<int>(Mode::IterationStack));
+  mode_choice_->setToolTip(
+      tr("Surface: one image with height = value. Iteration stack: the model after each "
+         "snapshot, stacked upwards as a volume"));
   for (const QString& name : images_->names())
     image_choice_->addItem(images_->title(name), name);
   image_choice_->setCurrentIndex(image_choice_->findData(QStringLiteral("restored")));
@@ -30,27 +44,49 @@ SurfaceTab::SurfaceTab(ImageTabs* images, QWidget* parent)
   height_->setToolTip(tr("Height of the value range, in percent of the image width"));
   auto* reset = new QPushButton(tr("Reset view"));
   reset->setToolTip(tr("Back to the oblique view of the whole image"));
+  stack_info_->setToolTip(
+      tr("Memory is bounded: images are averaged down to at most %1 pixels per side and at most "
+         "%2 snapshots are kept, evenly spread over the run")
+          .arg(stack_.maxSide())
+          .arg(stack_.maxSlices()));
 
+  auto* surface_bar = new QHBoxLayout(surface_controls_);
+  surface_bar->setContentsMargins(0, 0, 0, 0);
+  surface_bar->addWidget(new QLabel(tr("Image")));
+  surface_bar->addWidget(image_choice_);
+  surface_bar->addSpacing(12);
+  surface_bar->addWidget(new QLabel(tr("Height")));
+  surface_bar->addWidget(height_);
   auto* bar = new QHBoxLayout;
   bar->setContentsMargins(4, 2, 4, 2);
-  bar->addWidget(new QLabel(tr("Image")));
-  bar->addWidget(image_choice_);
-  bar->addSpacing(12);
-  bar->addWidget(new QLabel(tr("Height")));
-  bar->addWidget(height_);
+  bar->addWidget(mode_choice_);
+  bar->addSpacing(8);
+  bar->addWidget(surface_controls_);
+  bar->addWidget(stack_info_);
   bar->addWidget(reset);
   bar->addStretch(1);
   bar->addWidget(new QLabel(tr("Drag to rotate, wheel to zoom, shift-drag to pan")));
+  pages_->addWidget(view_);
+  pages_->addWidget(volume_);
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(2, 2, 2, 2);
   layout->setSpacing(2);
   layout->addLayout(bar);
-  layout->addWidget(view_, 1);
+  layout->addWidget(pages_, 1);
   view_->setMinimumSize(320, 240);
+  volume_->setMinimumSize(320, 240);
+  stack_info_->hide();
 
   refresh_.setSingleShot(true);
   refresh_.setInterval(kRefreshMs);
   connect(&refresh_, &QTimer::timeout, this, &SurfaceTab::refreshNow);
+  connect(mode_choice_, &QComboBox::currentIndexChanged, this, [this] {
+    const bool volume = mode() == Mode::IterationStack;
+    pages_->setCurrentIndex(volume ? 1 : 0);
+    surface_controls_->setVisible(!volume);
+    stack_info_->setVisible(volume);
+    refreshNow();
+  });
   connect(image_choice_, &QComboBox::currentIndexChanged, this, [this] {
     dirty_ = true;
     refreshNow();
@@ -58,8 +94,13 @@ SurfaceTab::SurfaceTab(ImageTabs* images, QWidget* parent)
   connect(height_, &QSlider::valueChanged, this,
           [this](int percent) { view_->setHeightScale(percent / 100.0); });
   connect(reset, &QPushButton::clicked, this, [this] {
-    view_->resetCamera();
-    view_->requestRender();
+    if (mode() == Mode::IterationStack) {
+      volume_->resetCamera();
+      volume_->requestRender();
+    } else {
+      view_->resetCamera();
+      view_->requestRender();
+    }
   });
   for (const QString& name : images_->names()) {
     connect(images_->panel(name)->view(), &ImageView::displayChanged, this, [this, name] {
@@ -67,6 +108,14 @@ SurfaceTab::SurfaceTab(ImageTabs* images, QWidget* parent)
         markDirty();
     });
   }
+}
+
+SurfaceTab::Mode SurfaceTab::mode() const {
+  return static_cast<Mode>(mode_choice_->currentData().toInt());
+}
+
+void SurfaceTab::setMode(Mode mode) {
+  mode_choice_->setCurrentIndex(mode_choice_->findData(static_cast<int>(mode)));
 }
 
 QString SurfaceTab::currentName() const {
@@ -79,8 +128,34 @@ void SurfaceTab::setCurrentName(const QString& name) {
     image_choice_->setCurrentIndex(index);
 }
 
+void SurfaceTab::attachRun(RunController* run) {
+  connect(run, &RunController::started, this, &SurfaceTab::clearStack);
+  connect(run, &RunController::snapshot, this, &SurfaceTab::addSnapshot);
+}
+
+void SurfaceTab::addSnapshot(const std::shared_ptr<const engine::ImageSnapshot>& image) {
+  if (!image || image->name != "model")
+    return;
+  if (stack_.add(image->iteration, image->nx, image->ny, image->pixels))
+    markStackDirty();
+}
+
+void SurfaceTab::clearStack() {
+  stack_.clear();
+  markStackDirty();
+}
+
 void SurfaceTab::refreshNow() {
   refresh_.stop();
+  if (mode() == Mode::IterationStack) {
+    if (!stack_dirty_)
+      return;
+    stack_dirty_ = false;
+    stack_info_->setText(
+        tr("%1 snapshots, %2 KiB").arg(stack_.sliceCount()).arg(stack_.bytes() / 1024));
+    volume_->setStack(stack_);
+    return;
+  }
   if (!dirty_)
     return;
   dirty_ = false;
@@ -99,12 +174,23 @@ void SurfaceTab::refreshNow() {
 
 void SurfaceTab::showEvent(QShowEvent* event) {
   QWidget::showEvent(event);
-  if (dirty_)
+  if (dirty_ || stack_dirty_)
     refreshNow();
 }
 
 void SurfaceTab::markDirty() {
   dirty_ = true;
+  if (mode() == Mode::Surface)
+    scheduleRefresh();
+}
+
+void SurfaceTab::markStackDirty() {
+  stack_dirty_ = true;
+  if (mode() == Mode::IterationStack)
+    scheduleRefresh();
+}
+
+void SurfaceTab::scheduleRefresh() {
   if (isVisible() && !refresh_.isActive())
     refresh_.start();
 }

@@ -8,7 +8,7 @@
 namespace apertura::gui {
 
 bool saveWindowScreenshot(QWidget& window, const QString& path, QString* error) {
-  // QWidget::grab() composes QOpenGLWidget children from their framebuffers.
+  // QWidget::grab() paints every child, the 3D views included (they paint their last frame).
   const QPixmap pixmap = window.grab();
   const QString format = QFileInfo(path).suffix().isEmpty() ? "PNG" : QFileInfo(path).suffix();
   QSaveFile file(path);

@@ -11,6 +11,8 @@ packages=(
   xvfb xauth python3-casacore clang-format clang-tidy
   # The external reference imager for the agreement tests (label external).
   wsclean
+  # Distributed runs (apertura_mpi, tests label mpi): Open MPI's headers/libraries and mpirun.
+  libopenmpi-dev openmpi-bin
   # Packaging (CPack's .deb and the packaging test): dependencies from shared libraries,
   # ELF inspection, and validators of the package and its desktop integration files.
   dpkg-dev file lintian desktop-file-utils appstream shared-mime-info

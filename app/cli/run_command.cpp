@@ -9,6 +9,10 @@
 
 #include "app/cli/console_observer.h"
 #include "core/engine/engine.h"
+#ifdef APERTURA_HAVE_MPI
+#include "core/engine/mpi_communicator.h"
+#include "core/engine/mpi_session.h"
+#endif
 #include "core/pipeline/imaging_pipeline.h"
 #include "core/project/project_file.h"
 #include "core/project/project_overrides.h"
@@ -33,6 +37,8 @@ CLI::App* addRunCommand(CLI::App& app, RunOptions& options) {
   cmd->add_option("--set", options.overrides,
                   "Override a setting, e.g. --set imaging.nx=1024 --set weighting.robust=0");
   cmd->add_flag("--json", options.json, "Print progress as JSON lines");
+  cmd->add_flag("--deterministic-reduction", options.deterministic_reduction,
+                "Under mpirun: sum over ranks in rank order (results independent of timing)");
   cmd->footer("Exit status: 0 finished, 2 bad input, 3 failed, 130 cancelled (SIGINT).");
   return cmd;
 }
@@ -56,22 +62,49 @@ int runProject(const RunOptions& options) {
     settings.output.prefix = (fs::path(base) / settings.output.prefix).string();
   }
 
+  // Under an MPI launcher every rank runs the same project on its share of the rows; rank 0
+  // reports and writes the files. Signals then set the interrupt flag the ranks agree on.
+  engine::Communicator* comm = &engine::singleProcessCommunicator();
+#ifdef APERTURA_HAVE_MPI
+  std::unique_ptr<engine::MpiSession> session;
+  std::unique_ptr<engine::MpiCommunicator> mpi;
+  if (engine::MpiSession::launchedByMpi()) {
+    int argc = 0;
+    char** argv = nullptr;
+    // The pipeline runs on the engine's worker thread while this one waits: MPI calls come
+    // from one thread at a time, but not the one that started MPI.
+    engine::MpiSessionOptions session_options;
+    session_options.serialized = true;
+    session = std::make_unique<engine::MpiSession>(argc, argv, session_options);
+    mpi = std::make_unique<engine::MpiCommunicator>(options.deterministic_reduction);
+    comm = mpi.get();
+  }
+#endif
+  const bool distributed = comm->size() > 1;
+  const bool speaks = comm->rank() == 0;
+
   auto observer = std::make_shared<ConsoleObserver>(options.json);
+  std::shared_ptr<engine::RunObserver> run_observer =
+      speaks ? std::static_pointer_cast<engine::RunObserver>(observer)
+             : std::make_shared<engine::RunObserver>();
   auto products = std::make_shared<pipeline::ImagingProducts>();
   engine::Engine engine;
   g_interrupted = false;
-  auto* previous = std::signal(SIGINT, onInterrupt);
-  engine.start(settings, pipeline::makeImagingPipeline(products), observer);
+  void (*previous)(int) = distributed ? nullptr : std::signal(SIGINT, onInterrupt);
+  engine.start(settings, pipeline::makeImagingPipeline(products, *comm), run_observer);
   while (engine.running()) {
     if (g_interrupted.load())
       engine.cancel();
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
   const engine::RunOutcome outcome = engine.wait();
-  std::signal(SIGINT, previous);
+  if (!distributed)
+    std::signal(SIGINT, previous);
 
   switch (outcome.state) {
     case engine::RunState::Finished: {
+      if (!speaks)
+        return kRunOk;
       char buf[160];
       std::snprintf(buf, sizeof buf,
                     "finished: %d iterations (%s), chi2/dof %.4f, residual RMS %.3g Jy/beam",
@@ -83,7 +116,8 @@ int runProject(const RunOptions& options) {
       return kRunOk;
     }
     case engine::RunState::Cancelled:
-      observer->event("cancelled", "cancelled");
+      if (speaks)
+        observer->event("cancelled", "cancelled");
       return kRunCancelled;
     default: {
       // Bad input found while running (unreadable data, bad selection) is still bad input.
@@ -95,7 +129,8 @@ int runProject(const RunOptions& options) {
         input_error = true;
       } catch (...) {
       }
-      std::cerr << "apertura-cli run: error: " << outcome.message << "\n";
+      if (speaks)
+        std::cerr << "apertura-cli run: error: " << outcome.message << "\n";
       return input_error ? kRunBadInput : kRunFailed;
     }
   }

@@ -9,6 +9,8 @@ struct RunOptions {
   std::string project;
   std::vector<std::string> overrides;  // --set key=value
   bool json = false;                   // one JSON object per line instead of text
+  // Under an MPI launcher: sum over ranks in rank order, so results do not depend on timing.
+  bool deterministic_reduction = false;
 };
 
 // Exit codes of `apertura-cli run`, distinct so scripts can tell what happened.

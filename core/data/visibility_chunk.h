@@ -15,7 +15,8 @@ struct VisibilityChunk {
   int field_id = 0;
   int spectral_window_id = 0;
   // Index of row 0 of this chunk in the sequence of rows its source yields (autocorrelations and
-  // deselected rows are not in that sequence). Resident and streaming reads give the same value.
+  // deselected rows are not in that sequence). Resident and streaming reads give the same value;
+  // a source limited to ReadOptions::row_range keeps the index of the whole sequence.
   std::size_t first_row = 0;
 
   std::vector<double> frequencies_hz;  // per channel

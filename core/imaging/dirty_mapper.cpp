@@ -38,7 +38,7 @@ class ChunkGridder {
   // Re(A^H (w x)) with x the visibilities (or 1 when `psf`); `per_chunk` sees each chunk's
   // imaging weights.
   template <typename F>
-  std::vector<T> image(bool psf, F per_chunk) {
+  std::vector<double> image(bool psf, F per_chunk) {
     if (plans_.empty() && !blocks_.empty())
       return imageAllPlanes(psf, per_chunk);
     op_->beginGrid();
@@ -68,8 +68,8 @@ class ChunkGridder {
   }
 
  private:
-  static std::vector<T> realPart(const std::vector<std::complex<T>>& pixels) {
-    std::vector<T> real(pixels.size());
+  static std::vector<double> realPart(const std::vector<std::complex<T>>& pixels) {
+    std::vector<double> real(pixels.size());
     for (std::size_t p = 0; p < pixels.size(); ++p)
       real[p] = pixels[p].real();
     return real;
@@ -77,7 +77,7 @@ class ChunkGridder {
 
   // w-stacking: every block is gridded in one call (a pass per w plane over all of them).
   template <typename F>
-  std::vector<T> imageAllPlanes(bool psf, F per_chunk) {
+  std::vector<double> imageAllPlanes(bool psf, F per_chunk) {
     std::vector<std::vector<float>> weights(blocks_.size());
     std::vector<std::vector<std::complex<T>>> values(blocks_.size());
     std::vector<const float*> w;
@@ -113,7 +113,7 @@ void gridDirtyAndPsf(ChunkSequence& chunks, const ImagingWeighter& weighter,
   ChunkGridder<T> gridder(chunks, weighter, s);
   out.operator_description = gridder.describe();
   double fmin = std::numeric_limits<double>::max(), fmax = 0.0;
-  const std::vector<T> dirty =
+  std::vector<double> dirty =
       gridder.image(false, [&](const VisibilityChunk& c, const std::vector<float>& w) {
         for (float x : w) {
           out.sum_weights += x;
@@ -125,6 +125,13 @@ void gridDirtyAndPsf(ChunkSequence& chunks, const ImagingWeighter& weighter,
           fmax = std::max(fmax, f);
         }
       });
+  if (s.sum_over_processes) {
+    double totals[2] = {out.sum_weights, double(out.samples)};
+    s.sum_over_processes(totals, 2);
+    out.sum_weights = totals[0];
+    out.samples = std::size_t(totals[1]);
+    s.sum_over_processes(dirty.data(), dirty.size());
+  }
   if (out.samples == 0)
     throw std::runtime_error("no unflagged visibilities to image");
   if (fmax > 0.0)
@@ -134,9 +141,11 @@ void gridDirtyAndPsf(ChunkSequence& chunks, const ImagingWeighter& weighter,
   for (std::size_t p = 0; p < dirty.size(); ++p)
     out.dirty[p] = float(dirty[p] * norm);
 
-  const std::vector<T> psf = gridder.image(true, [](const VisibilityChunk&, const auto&) {});
+  std::vector<double> psf = gridder.image(true, [](const VisibilityChunk&, const auto&) {});
+  if (s.sum_over_processes)
+    s.sum_over_processes(psf.data(), psf.size());
   double peak = 0.0;
-  for (T v : psf)
+  for (double v : psf)
     peak = std::max(peak, double(v));
   out.psf.resize(psf.size());
   for (std::size_t p = 0; p < psf.size(); ++p)
@@ -159,6 +168,8 @@ DirtyImageResult makeDirtyImage(ChunkSequence& chunks, const DirtyImageSettings&
       weighter.addDensity(UvwBlock::of(c), c.weights.data());
     });
   }
+  if (weighter.needsDensity() && s.sum_over_processes)
+    s.sum_over_processes(weighter.density().data(), weighter.density().size());
   weighter.finishDensity();
   DirtyImageResult out;
   if (s.op.epsilon < 1e-6)

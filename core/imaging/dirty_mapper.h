@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "core/data/chunk_sequence.h"
+#include "core/data/process_sum.h"
 #include "core/data/visibility_chunk.h"
 #include "core/imaging/beam_fit.h"
 #include "core/imaging/image_geometry.h"
@@ -16,6 +17,9 @@ struct DirtyImageSettings {
   ImageGeometry geometry;
   OperatorSettings op;  // double precision is used when op.epsilon < 1e-6
   WeightingSettings weighting;
+  // Distributed runs: each process holds some of the chunks; weight densities, weight sums and
+  // both images are summed over processes (null: one process).
+  SumOverProcesses sum_over_processes;
 };
 
 struct DirtyImageResult {

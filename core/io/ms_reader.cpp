@@ -9,6 +9,7 @@
 #include <casacore/tables/Tables/ScalarColumn.h>
 #include <casacore/tables/Tables/Table.h>
 #include <algorithm>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <tuple>
@@ -35,7 +36,8 @@ struct Group {
 };
 
 struct ChunkRef {
-  std::size_t group, begin, end;
+  std::size_t group, begin, end;  // rows [begin, end) of groups_[group].rows
+  std::uint64_t first_row;        // index of `begin` in the selection's row sequence
 };
 
 class MsReader final : public VisibilitySource {
@@ -71,7 +73,6 @@ class MsReader final : public VisibilitySource {
     if (!pass_done_)
       counts_ = ProductCounts{};
     next_chunk_ = 0;
-    next_row_ = 0;
   }
   std::vector<std::string> warnings() const override {
     std::vector<std::string> w = open_warnings_;
@@ -191,11 +192,23 @@ class MsReader final : public VisibilitySource {
       max_corr = std::max(max_corr, g.ncorr);
     }
     info_.chunk_rows = autoChunkRows(options_, info_.max_channels, max_corr);
+    // Chunks are cut as for a full read and then clipped to the row range, so that every range
+    // sees the same row sequence (and the same first_row values) as a full read.
+    const RowRange range = options_.row_range.value_or(RowRange{0, UINT64_MAX});
+    std::uint64_t seq = 0;
     for (auto& [key, g] : groups) {
-      info_.rows += g.rows.size();
-      info_.samples += g.rows.size() * g.nchan;
+      info_.selection_rows += g.rows.size();
       for (std::size_t b = 0; b < g.rows.size(); b += info_.chunk_rows) {
-        chunks_.push_back({groups_.size(), b, std::min(g.rows.size(), b + info_.chunk_rows)});
+        const std::size_t e = std::min(g.rows.size(), b + info_.chunk_rows);
+        const std::uint64_t lo = std::max<std::uint64_t>(seq, range.begin);
+        const std::uint64_t hi = std::min<std::uint64_t>(seq + (e - b), range.end);
+        if (lo < hi) {
+          chunks_.push_back({groups_.size(), b + static_cast<std::size_t>(lo - seq),
+                             b + static_cast<std::size_t>(hi - seq), lo});
+          info_.rows += hi - lo;
+          info_.samples += (hi - lo) * g.nchan;
+        }
+        seq += e - b;
       }
       groups_.push_back(std::move(g));
     }
@@ -289,7 +302,7 @@ class MsReader final : public VisibilitySource {
   SourceInfo info_;
   std::vector<Group> groups_;
   std::vector<ChunkRef> chunks_;
-  std::size_t next_chunk_ = 0, next_row_ = 0;
+  std::size_t next_chunk_ = 0;
   bool pass_done_ = false;
   std::vector<std::string> open_warnings_;
   ProductCounts counts_;  // of the first pass only
@@ -387,8 +400,7 @@ void MsReader::readChunk(const Group& g, const ChunkRef& ref, VisibilityChunk& c
 
   chunk.field_id = g.field;
   chunk.spectral_window_id = g.spw;
-  chunk.first_row = next_row_;
-  next_row_ += n;
+  chunk.first_row = ref.first_row;
   const auto& f = meta_.channel_frequencies_hz[static_cast<std::size_t>(g.spw)];
   chunk.frequencies_hz.assign(f.begin() + static_cast<long>(g.chan0),
                               f.begin() + static_cast<long>(g.chan0 + g.nchan));

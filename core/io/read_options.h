@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <optional>
 
+#include "core/io/row_range.h"
 #include "core/io/selection.h"
 #include "core/util/cancellation.h"
 
@@ -23,6 +24,12 @@ struct ReadOptions {
   // Chunks the I/O thread keeps ready ahead of the consumer (a bounded queue; 1 or 2).
   int prefetch_depth = 2;
   const CancellationToken* cancel = nullptr;  // not owned; must outlive the source
+  // Only these rows of the selection's row sequence (one process's share of a distributed run;
+  // see row_partition.h); chunk.first_row keeps its index in the whole sequence, and rows outside
+  // the range are not read. Clipped to the selection; an empty range yields no chunks. None: all.
+  // Ranges of the same sequence need the same options otherwise (the UVFITS row order depends
+  // on the chunk size).
+  std::optional<RowRange> row_range;
 };
 
 // Bytes a chunk of one row takes in memory while a reader forms it: the raw correlations

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <map>
 #include <set>
 
@@ -15,7 +16,14 @@ namespace {
 
 struct Block {
   int field = 0;
-  std::size_t begin = 0, end = 0;  // into groups_of_field_[field]
+  std::size_t begin = 0, end = 0;        // into groups_of_field_[field]
+  std::size_t read_lo = 0, read_hi = 0;  // groups [begin + read_lo, begin + read_hi) are read
+};
+
+// One emitted chunk: rows [lo, hi) (offsets into its block's groups) of one IF.
+struct Piece {
+  std::size_t block = 0, if_pos = 0, lo = 0, hi = 0;
+  std::uint64_t first_row = 0;  // index of row `lo` in the selection's row sequence
 };
 
 class UvfitsReader final : public VisibilitySource {
@@ -29,13 +37,11 @@ class UvfitsReader final : public VisibilitySource {
   const SourceInfo& info() const override { return info_; }
 
   void rewind() override {
-    if (next_block_ >= blocks_.size() && next_if_ == 0)
+    if (next_piece_ >= pieces_.size())
       pass_done_ = true;
     if (!pass_done_)
       counts_ = ProductCounts{};
-    next_block_ = 0;
-    next_if_ = 0;
-    next_row_ = 0;
+    next_piece_ = 0;
   }
 
   std::vector<std::string> warnings() const override {
@@ -47,17 +53,15 @@ class UvfitsReader final : public VisibilitySource {
 
   bool next(VisibilityChunk& chunk) override {
     throwIfCancelled(options_.cancel);
-    if (next_block_ >= blocks_.size()) {
+    if (next_piece_ >= pieces_.size()) {
       pass_done_ = true;
       return false;
     }
-    if (next_if_ == 0)
-      readBlock(blocks_[next_block_]);
-    emit(blocks_[next_block_], ifs_[next_if_], chunk);
-    if (++next_if_ == ifs_.size()) {
-      next_if_ = 0;
-      ++next_block_;
-    }
+    const Piece& p = pieces_[next_piece_];
+    if (next_piece_ == 0 || pieces_[next_piece_ - 1].block != p.block)
+      readBlock(blocks_[p.block]);
+    emit(blocks_[p.block], p, chunk);
+    ++next_piece_;
     return true;
   }
 
@@ -111,11 +115,12 @@ class UvfitsReader final : public VisibilitySource {
     info_.chunk_rows = autoChunkRows(options_, layout_.nchan * layout_.nif, layout_.nstokes);
     for (auto& [field, groups] : by_field) {
       for (std::size_t b = 0; b < groups.size(); b += info_.chunk_rows) {
-        blocks_.push_back({field, b, std::min(groups.size(), b + info_.chunk_rows)});
+        blocks_.push_back({field, b, std::min(groups.size(), b + info_.chunk_rows), 0, 0});
       }
-      info_.rows += groups.size() * ifs_.size();
+      info_.selection_rows += groups.size() * ifs_.size();
       groups_of_field_[field] = std::move(groups);
     }
+    planPieces();
     info_.samples = info_.rows * nchan_;
     info_.max_channels = nchan_;
     info_.path = file_.path();
@@ -127,16 +132,41 @@ class UvfitsReader final : public VisibilitySource {
     info_.spectral_windows = layout_.spectralWindows();
   }
 
-  // Reads the parameters and data of every group of a block once; its IFs are cut from it.
+  // The row sequence is block by block, IF by IF within a block. Each (block, IF) chunk of a full
+  // read is clipped to the row range; only the groups some piece needs are read.
+  void planPieces() {
+    const RowRange range = options_.row_range.value_or(RowRange{0, UINT64_MAX});
+    std::uint64_t seq = 0;
+    for (std::size_t bi = 0; bi < blocks_.size(); ++bi) {
+      Block& b = blocks_[bi];
+      const std::size_t n = b.end - b.begin;
+      b.read_lo = n;
+      b.read_hi = 0;
+      for (std::size_t k = 0; k < ifs_.size(); ++k, seq += n) {
+        const std::uint64_t lo = std::max<std::uint64_t>(seq, range.begin);
+        const std::uint64_t hi = std::min<std::uint64_t>(seq + n, range.end);
+        if (lo >= hi)
+          continue;
+        const auto plo = static_cast<std::size_t>(lo - seq),
+                   phi = static_cast<std::size_t>(hi - seq);
+        pieces_.push_back({bi, k, plo, phi, lo});
+        b.read_lo = std::min(b.read_lo, plo);
+        b.read_hi = std::max(b.read_hi, phi);
+        info_.rows += hi - lo;
+      }
+    }
+  }
+
+  // Reads the parameters and data of the needed groups of a block once; its IFs are cut from it.
   void readBlock(const Block& b) {
     const auto& groups = groups_of_field_.at(b.field);
-    const std::size_t n = b.end - b.begin;
+    const std::size_t n = b.read_hi - b.read_lo;
     const std::size_t ge = layout_.group_elements;
     data_.resize(n * ge);
     params_.resize(n);
     std::vector<double> raw(static_cast<std::size_t>(layout_.pcount));
     for (std::size_t r = 0; r < n; ++r) {
-      const long long g = groups[b.begin + r];
+      const long long g = groups[b.begin + b.read_lo + r];
       readParams(g, raw);
       params_[r] = decodeGroupParams(layout_, raw.data(), g);
       int status = 0, anynul = 0;
@@ -146,15 +176,17 @@ class UvfitsReader final : public VisibilitySource {
     }
   }
 
-  void emit(const Block& b, std::size_t if_index, VisibilityChunk& chunk) {
-    const std::size_t n = b.end - b.begin;
+  void emit(const Block& b, const Piece& piece, VisibilityChunk& chunk) {
+    const std::size_t if_index = ifs_[piece.if_pos];
+    const std::size_t n = piece.hi - piece.lo;
+    const std::size_t skip = piece.lo - b.read_lo;  // rows of data_/params_ before this piece
     const std::size_t ge = layout_.group_elements;
     const std::size_t ncorr = layout_.nstokes;
     raw_.resize(n, nchan_, ncorr);
     ProductCounts counts;
     for (std::size_t r = 0; r < n; ++r) {
-      const float* d = data_.data() + r * ge;
-      const GroupParams& p = params_[r];
+      const float* d = data_.data() + (skip + r) * ge;
+      const GroupParams& p = params_[skip + r];
       const bool bad_uvw = !std::isfinite(p.u_m) || !std::isfinite(p.v_m) || !std::isfinite(p.w_m);
       for (std::size_t c = 0; c < nchan_; ++c) {
         for (std::size_t k = 0; k < ncorr; ++k) {
@@ -171,8 +203,7 @@ class UvfitsReader final : public VisibilitySource {
     }
     chunk.field_id = b.field;
     chunk.spectral_window_id = static_cast<int>(if_index);
-    chunk.first_row = next_row_;
-    next_row_ += n;
+    chunk.first_row = piece.first_row;
     const auto freqs = layout_.channelFrequencies(if_index);
     chunk.frequencies_hz.assign(freqs.begin() + static_cast<long>(chan0_),
                                 freqs.begin() + static_cast<long>(chan0_ + nchan_));
@@ -183,7 +214,7 @@ class UvfitsReader final : public VisibilitySource {
     chunk.source_rows.resize(n);
     const auto& groups = groups_of_field_.at(b.field);
     for (std::size_t r = 0; r < n; ++r) {
-      const GroupParams& p = params_[r];
+      const GroupParams& p = params_[skip + r];
       const bool ok = std::isfinite(p.u_m) && std::isfinite(p.v_m) && std::isfinite(p.w_m);
       // The imaging convention is the negative of the file's UVW (see VisibilityChunk::uvw_m).
       chunk.uvw_m[3 * r] = ok ? -p.u_m : 0.0;
@@ -192,7 +223,7 @@ class UvfitsReader final : public VisibilitySource {
       chunk.time_mjd_s[r] = p.time_mjd_s;
       chunk.antenna1[r] = p.antenna1;
       chunk.antenna2[r] = p.antenna2;
-      chunk.source_rows[r] = static_cast<std::uint64_t>(groups[b.begin + r]);
+      chunk.source_rows[r] = static_cast<std::uint64_t>(groups[b.begin + piece.lo + r]);
     }
     chunk.visibilities.resize(n * nchan_);
     chunk.weights.resize(n * nchan_);
@@ -210,7 +241,8 @@ class UvfitsReader final : public VisibilitySource {
   std::size_t chan0_ = 0, nchan_ = 0;
   std::map<int, std::vector<long long>> groups_of_field_;
   std::vector<Block> blocks_;
-  std::size_t next_block_ = 0, next_if_ = 0, next_row_ = 0;
+  std::vector<Piece> pieces_;
+  std::size_t next_piece_ = 0;
   std::vector<float> data_;
   std::vector<GroupParams> params_;
   RawVisibilityBlock raw_;

@@ -21,8 +21,10 @@ struct SourceInfo {
   Product product = Product::I;
   std::vector<FieldInfo> fields;                     // every field of the file, by id
   std::vector<SpectralWindowInfo> spectral_windows;  // every window (IF) of the file, by id
-  std::uint64_t rows = 0;        // rows (cross-correlations) the selection yields per pass
-  std::uint64_t samples = 0;     // rows x selected channels per pass
+  std::uint64_t rows = 0;     // rows (cross-correlations) the selection yields per pass
+  std::uint64_t samples = 0;  // rows x selected channels per pass
+  // Rows of the whole selection, before ReadOptions::row_range (equal to `rows` without one).
+  std::uint64_t selection_rows = 0;
   std::size_t chunk_rows = 0;    // most rows per chunk
   std::size_t max_channels = 0;  // widest chunk
 };

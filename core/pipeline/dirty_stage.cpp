@@ -51,6 +51,7 @@ void dirtyStage(engine::RunContext& ctx, const RunData& data, ImagingProducts& o
   d.weighting = imaging::WeightingSettings::parse(scheme);
   d.weighting.taper_fwhm_arcsec = s.weighting.taper_arcsec;
   d.weighting.super_uniform = s.weighting.super_uniform;
+  d.sum_over_processes = data.sumOverRanks();
 
   imaging::DirtyImageResult r = imaging::makeDirtyImage(*data.sequence, d);
   out.geometry = d.geometry;

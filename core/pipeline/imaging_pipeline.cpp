@@ -1,16 +1,36 @@
 #include "core/pipeline/imaging_pipeline.h"
 
+#include "core/engine/rank_agreement.h"
 #include "core/pipeline/pipeline_stages.h"
 
 namespace apertura::pipeline {
 
-engine::Pipeline makeImagingPipeline(std::shared_ptr<ImagingProducts> products) {
-  return [products](engine::RunContext& ctx) {
+SumOverProcesses RunData::sumOverRanks() const {
+  if (!distributed())
+    return nullptr;
+  engine::Communicator* c = comm;
+  return [c](double* values, std::size_t n) { c->sum(values, n); };
+}
+
+engine::Pipeline makeImagingPipeline(std::shared_ptr<ImagingProducts> products,
+                                     engine::Communicator& comm) {
+  return [products, &comm](engine::RunContext& ctx) {
     RunData data;
-    ctx.stage("read", [&] { readStage(ctx, data, *products); });
-    ctx.stage("dirty", [&] { dirtyStage(ctx, data, *products); });
+    data.comm = &comm;
+    // A failure on one rank must reach the others before they wait in the next collective.
+    const auto together = [&](const std::function<void()>& step) {
+      return [&, step] {
+        if (comm.size() > 1)
+          engine::runOnEveryRank(comm, step);
+        else
+          step();
+      };
+    };
+    ctx.stage("read", together([&] { readStage(ctx, data, *products); }));
+    ctx.stage("dirty", together([&] { dirtyStage(ctx, data, *products); }));
     optimizeAndRestoreStages(ctx, data, *products);
-    ctx.stage("export", [&] { exportStage(ctx, data, *products); });
+    if (comm.rank() == 0)
+      ctx.stage("export", [&] { exportStage(ctx, data, *products); });
   };
 }
 

@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "core/engine/memory_estimate.h"
+#include "core/engine/rank_agreement.h"
 #include "core/imaging/imaging_operator.h"
 #include "core/pipeline/initial_model.h"
 #include "core/pipeline/mask_raster.h"
@@ -74,7 +75,7 @@ void makeDataTerm(std::unique_ptr<imaging::ImagingOperator<T>>& op,
                   RunData& data, DataOperator& out) {
   op = imaging::makeCpuOperator<T>(g, operatorSettings(im));
   if (!im.w_stacking) {
-    out.chi2 = rml::makeChunkChi2Term(*op, *data.sequence, data.totals);
+    out.chi2 = rml::makeChunkChi2Term(*op, *data.sequence, data.totals, data.sumOverRanks());
     return;
   }
   std::vector<imaging::UvwBlock> blocks;
@@ -158,7 +159,9 @@ void optimizeAndRestoreStages(engine::RunContext& ctx, RunData& data, ImagingPro
     stop.relative_tolerance = s.optimizer.relative_tolerance;
     stop.gradient_tolerance = s.optimizer.gradient_tolerance;
     stop.wall_time_seconds = s.optimizer.time_limit_s.value_or(0.0);
-    stop.cancel = &ctx.cancellation();
+    // Distributed: every rank must stop at the same iteration, so only the agreement in the
+    // observer below ends the run (a rank's own token could stop it one iteration early).
+    stop.cancel = data.distributed() ? nullptr : &ctx.cancellation();
     stop.observer = [&](const rml::IterationReport& r) {
       engine::IterationMetrics m;
       m.iteration = r.iteration;
@@ -177,7 +180,14 @@ void optimizeAndRestoreStages(engine::RunContext& ctx, RunData& data, ImagingPro
         mapped.toImage(recorder.lastPoint().data(), image.data());
         publishImage(ctx, "model", r.iteration, out, image.data(), "Jy/pixel");
       }
-      ctx.checkpoint();  // pause between iterations; cancellation ends the solver here
+      if (data.distributed()) {
+        // Every rank agrees here, so all stop at the same iteration (no pausing: the ranks
+        // cannot be paused one by one).
+        if (engine::cancelRequestedOnAnyRank(*data.comm, &ctx.cancellation()))
+          throw OperationCancelled();
+      } else {
+        ctx.checkpoint();  // pause between iterations; cancellation ends the solver here
+      }
     };
 
     rml::OptimizerResult result;

@@ -6,7 +6,9 @@
 #include <vector>
 
 #include "core/data/chunk_sequence.h"
+#include "core/data/process_sum.h"
 #include "core/data/visibility_chunk.h"
+#include "core/engine/communicator.h"
 #include "core/engine/memory_tracker.h"
 #include "core/engine/run_context.h"
 #include "core/imaging/imaging_operator.h"
@@ -33,6 +35,11 @@ struct RunData {
   rml::DataTotals totals;  // of the measured weights
   double max_uv_wavelengths = 0.0;
   engine::TrackedBytes tracked;  // the chunks' memory, for telemetry
+  engine::Communicator* comm = &engine::singleProcessCommunicator();
+
+  bool distributed() const { return comm->size() > 1; }
+  // Sums over the ranks of a distributed run (null in a single process).
+  SumOverProcesses sumOverRanks() const;
 };
 
 // Image geometry of the run: the project's size and cell, or the "auto" cell

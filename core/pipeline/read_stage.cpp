@@ -4,6 +4,7 @@
 #include "core/engine/memory_estimate.h"
 #include "core/engine/memory_tracker.h"
 #include "core/engine/process_resources.h"
+#include "core/engine/rank_rows.h"
 #include "core/io/streamed_chunks.h"
 #include "core/io/visibility_source_factory.h"
 #include "core/pipeline/pipeline_stages.h"
@@ -55,22 +56,34 @@ engine::MemoryEstimate estimateFor(const project::ProjectSettings& s, const Sour
   return engine::estimateMemory(s, volume, engine::physicalMemoryBytes());
 }
 
-// data.mode: auto follows the engine's memory estimate; w-stacking always holds the data.
+// The engine's memory estimate decides (data.mode, the budget; w-stacking always holds the data).
 bool keepResident(engine::RunContext& ctx, const engine::MemoryEstimate& estimate) {
   const auto& s = ctx.settings();
-  if (s.data.mode == "resident")
-    return true;
-  if (s.data.mode == "streaming")
-    return false;
-  if (s.imaging.w_stacking) {
-    if (!estimate.resident)
-      ctx.observer().warning(
-          "imaging.w_stacking keeps every visibility in memory although the memory estimate "
-          "exceeds the budget: " +
-          estimate.describe());
-    return true;
-  }
+  if (estimate.resident && !estimate.fitsBudget())
+    ctx.observer().warning(
+        std::string(s.imaging.w_stacking ? "imaging.w_stacking" : "data.mode resident") +
+        " keeps every visibility in memory although the memory estimate exceeds the budget: " +
+        estimate.describe());
   return estimate.resident;
+}
+
+// The largest value over the ranks, through sums: each rank fills its own slot.
+double maxOverRanks(engine::Communicator& comm, double value) {
+  std::vector<double> slots(std::size_t(comm.size()), 0.0);
+  slots[std::size_t(comm.rank())] = value;
+  comm.sum(slots.data(), slots.size());
+  return *std::max_element(slots.begin(), slots.end());
+}
+
+// What a distributed run cannot do yet, refused before any rank reads.
+void checkDistributable(const project::ProjectSettings& s) {
+  if (s.imaging.w_stacking)
+    throw InputError("imaging.w_stacking", "not available in a distributed (MPI) run");
+  if (s.output.write_model_column || s.output.write_residual_column)
+    throw InputError(
+        s.output.write_model_column ? "output.write_model_column" : "output.write_residual_column",
+        "writing visibilities back is not available in a distributed (MPI) run: "
+        "run it in one process");
 }
 
 }  // namespace
@@ -80,6 +93,13 @@ void readStage(engine::RunContext& ctx, RunData& data, ImagingProducts& out) {
   if (s.data.path.empty())
     throw InputError("data.path", "no data set chosen");
   ReadOptions options = readOptions(s, ctx.cancellation());
+  engine::Communicator& comm = *data.comm;
+  if (data.distributed()) {
+    checkDistributable(s);
+    // A rank that stops reading on its own would leave the others waiting in a collective:
+    // distributed runs are cancelled together, between iterations (rank_agreement.h).
+    options.cancel = nullptr;
+  }
   auto source = openVisibilitySource(s.data.path, options);
   if (!s.data.field_id && source->info().fields.size() > 1) {
     // "auto": the first field that has data. Mosaics must not be imaged as one pointing.
@@ -91,6 +111,10 @@ void readStage(engine::RunContext& ctx, RunData& data, ImagingProducts& out) {
     ctx.observer().warning("data.field_id is auto: imaging field " +
                            std::to_string(first.field_id) + " (" +
                            source->info().fields.at(std::size_t(first.field_id)).name + ")");
+  }
+  if (data.distributed()) {
+    options.row_range = engine::balancedRowRangeForRank(s.data.path, options, comm);
+    source = openVisibilitySource(s.data.path, options);
   }
   const engine::MemoryEstimate estimate = estimateFor(s, source->info());
   data.streaming = !keepResident(ctx, estimate);
@@ -109,7 +133,7 @@ void readStage(engine::RunContext& ctx, RunData& data, ImagingProducts& out) {
   data.totals = {};
   VisibilityChunk chunk;
   std::size_t rows = 0, chunks = 0;
-  int field = 0;
+  int field = options.selection.field_ids.empty() ? 0 : options.selection.field_ids.front();
   double fmin = INFINITY, fmax = 0.0, fsum = 0.0;
   std::size_t nf = 0;
   while (source->next(chunk)) {
@@ -146,6 +170,27 @@ void readStage(engine::RunContext& ctx, RunData& data, ImagingProducts& out) {
     }
     ctx.observer().progress(info.rows ? double(rows) / double(info.rows) : 1.0,
                             "read " + std::to_string(rows) + " rows");
+  }
+  if (data.distributed()) {
+    double sums[7] = {double(rows),
+                      double(chunks),
+                      double(out.samples),
+                      double(data.totals.valid_samples),
+                      data.totals.sum_weights,
+                      fsum,
+                      double(nf)};
+    comm.sum(sums, 7);
+    rows = std::size_t(sums[0]);
+    chunks = std::size_t(sums[1]);
+    out.samples = std::size_t(sums[2]);
+    data.totals = {std::size_t(sums[3]), sums[4]};
+    fsum = sums[5];
+    nf = std::size_t(sums[6]);
+    data.max_uv_wavelengths = maxOverRanks(comm, data.max_uv_wavelengths);
+    fmax = maxOverRanks(comm, fmax);
+    fmin = -maxOverRanks(comm, -fmin);
+    const double start = out.start_time_mjd_s > 0.0 ? out.start_time_mjd_s : INFINITY;
+    out.start_time_mjd_s = -maxOverRanks(comm, -start);
   }
   if (chunks == 0)
     throw InputError(s.data.path, "no visibilities match the selection");

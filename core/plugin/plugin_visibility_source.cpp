@@ -4,6 +4,7 @@
 #include <cmath>
 #include <set>
 
+#include "core/io/chunk_rows.h"
 #include "core/util/cancellation.h"
 #include "core/util/input_error.h"
 
@@ -149,6 +150,16 @@ PluginVisibilitySource::PluginVisibilitySource(const ReaderEntry& reader, const 
     out_row += rows_here;
     chunks_.push_back(std::move(chunk));
     r = end;
+  }
+  info_.selection_rows = info_.rows;
+  if (options.row_range) {
+    // The whole table is in memory anyway: cut the chunks of a full read to the range.
+    clipChunksToRange(chunks_, *options.row_range);
+    info_.rows = info_.samples = 0;
+    for (const auto& c : chunks_) {
+      info_.rows += c.num_rows();
+      info_.samples += c.num_samples();
+    }
   }
   SpectralWindowInfo spw;
   spw.num_channels = static_cast<int>(std::max<std::size_t>(1, distinct.size()));

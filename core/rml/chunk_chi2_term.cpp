@@ -16,8 +16,13 @@ double secondsSince(Clock::time_point start) {
 template <typename T>
 class ChunkChi2Term final : public DataTerm {
  public:
-  ChunkChi2Term(imaging::ImagingOperator<T>& op, ChunkSequence& chunks, DataTotals totals)
-      : op_(op), chunks_(chunks), totals_(totals), image_(op.geometry().numPixels()) {
+  ChunkChi2Term(imaging::ImagingOperator<T>& op, ChunkSequence& chunks, DataTotals totals,
+                SumOverProcesses sum)
+      : op_(op),
+        chunks_(chunks),
+        totals_(totals),
+        sum_(std::move(sum)),
+        image_(op.geometry().numPixels()) {
     if (chunks.held()) {
       std::vector<imaging::UvwBlock> blocks;
       chunks.forEach([&](const VisibilityChunk& c, std::size_t) {
@@ -67,9 +72,21 @@ class ChunkChi2Term final : public DataTerm {
     if (gradient != nullptr) {
       t = Clock::now();
       op_.endGrid(image_.data());
+      adjoint_.resize(image_.size());
       for (std::size_t p = 0; p < image_.size(); ++p)
-        gradient[p] += 2.0 * scale * double(image_[p].real());
+        adjoint_[p] = double(image_[p].real());
       grid_s += secondsSince(t);
+    }
+    if (sum_) {
+      t = Clock::now();
+      sum_(&chi2, 1);
+      if (gradient != nullptr)
+        sum_(adjoint_.data(), adjoint_.size());
+      times_.push_back({"reduce", secondsSince(t)});
+    }
+    if (gradient != nullptr) {
+      for (std::size_t p = 0; p < adjoint_.size(); ++p)
+        gradient[p] += 2.0 * scale * adjoint_[p];
     }
     const double total = secondsSince(start);
     times_.push_back({"degrid", degrid_s});
@@ -125,6 +142,8 @@ class ChunkChi2Term final : public DataTerm {
   imaging::ImagingOperator<T>& op_;
   ChunkSequence& chunks_;
   DataTotals totals_;
+  SumOverProcesses sum_;
+  std::vector<double> adjoint_;  // Re A^H W (A I - V), summed over processes
   std::vector<std::unique_ptr<imaging::PlannedBlock>> plans_;  // held chunks only
   std::vector<std::complex<T>> image_;
   std::vector<std::complex<T>> model_;
@@ -133,8 +152,9 @@ class ChunkChi2Term final : public DataTerm {
 
 template <typename T>
 std::shared_ptr<DataTerm> make(imaging::ImagingOperator<T>& op, ChunkSequence& chunks,
-                               std::optional<DataTotals> totals) {
-  return std::make_shared<ChunkChi2Term<T>>(op, chunks, totals ? *totals : countDataTotals(chunks));
+                               std::optional<DataTotals> totals, SumOverProcesses sum) {
+  return std::make_shared<ChunkChi2Term<T>>(op, chunks, totals ? *totals : countDataTotals(chunks),
+                                            std::move(sum));
 }
 
 }  // namespace
@@ -158,15 +178,15 @@ DataTotals countDataTotals(ChunkSequence& chunks) {
 }
 
 std::shared_ptr<DataTerm> makeChunkChi2Term(imaging::ImagingOperator<float>& op,
-                                            ChunkSequence& chunks,
-                                            std::optional<DataTotals> totals) {
-  return make(op, chunks, totals);
+                                            ChunkSequence& chunks, std::optional<DataTotals> totals,
+                                            SumOverProcesses sum) {
+  return make(op, chunks, totals, std::move(sum));
 }
 
 std::shared_ptr<DataTerm> makeChunkChi2Term(imaging::ImagingOperator<double>& op,
-                                            ChunkSequence& chunks,
-                                            std::optional<DataTotals> totals) {
-  return make(op, chunks, totals);
+                                            ChunkSequence& chunks, std::optional<DataTotals> totals,
+                                            SumOverProcesses sum) {
+  return make(op, chunks, totals, std::move(sum));
 }
 
 }  // namespace apertura::rml

@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "core/data/chunk_sequence.h"
+#include "core/data/process_sum.h"
 #include "core/imaging/imaging_operator.h"
 #include "core/rml/data_term.h"
 
@@ -19,13 +20,17 @@ struct DataTotals {
 // pass over the chunks (degrid a chunk, form its weighted residuals, grid them) between one FFT
 // each way, so only one chunk's model visibilities exist at a time. Held chunks are planned once;
 // streamed chunks are read from disk and planned on every pass. Without `totals`, the constructor
-// counts them in one pass. The operator and the chunks must outlive the term.
+// counts them in one pass. The operator and the chunks must outlive the term. In a distributed
+// run each process holds some of the chunks: `sum` adds the value and the gradient over processes
+// (the totals must then be those of all processes).
 std::shared_ptr<DataTerm> makeChunkChi2Term(imaging::ImagingOperator<float>& op,
                                             ChunkSequence& chunks,
-                                            std::optional<DataTotals> totals = std::nullopt);
+                                            std::optional<DataTotals> totals = std::nullopt,
+                                            SumOverProcesses sum = nullptr);
 std::shared_ptr<DataTerm> makeChunkChi2Term(imaging::ImagingOperator<double>& op,
                                             ChunkSequence& chunks,
-                                            std::optional<DataTotals> totals = std::nullopt);
+                                            std::optional<DataTotals> totals = std::nullopt,
+                                            SumOverProcesses sum = nullptr);
 
 // Counts the valid samples and sums the weights of every chunk (InputError for a negative weight).
 DataTotals countDataTotals(ChunkSequence& chunks);

@@ -1,0 +1,21 @@
+#pragma once
+
+namespace apertura::engine {
+
+// Process-wide "the user asked to stop" flag set from signal handlers. A distributed run polls it
+// through Communicator::any() at its checkpoints (cancelRequestedOnAnyRank), so a signal that
+// reaches one rank stops every rank at the same iteration instead of leaving the others blocked
+// in a collective.
+//
+// Handles SIGINT (Ctrl-C on a rank started directly), SIGTERM (what Open MPI's mpirun sends every
+// rank when it receives SIGINT or SIGTERM itself) and SIGUSR1 (which mpirun forwards to every rank
+// unchanged: `kill -USR1 <mpirun pid>` cancels a job without mpirun's kill timer). A second signal
+// while the flag is already set restores the default action and re-raises it, so a hung run can
+// still be stopped with a second Ctrl-C.
+void installInterruptHandlers();
+bool interruptRequested();
+// Sets the flag as a handled signal would (tests; a GUI "stop" relayed to a rank).
+void requestInterrupt();
+void clearInterrupt();
+
+}  // namespace apertura::engine

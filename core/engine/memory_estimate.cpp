@@ -111,8 +111,8 @@ MemoryEstimate estimateMemory(const project::ProjectSettings& s, const DataVolum
   }
   // data.mode forces a choice; w-stacking needs every visibility at once.
   const bool fits = fixed + all_data <= e.budget_bytes;
-  e.resident = s.data.mode == "resident" ||
-               (s.data.mode != "streaming" && (fits || s.imaging.w_stacking));
+  e.resident =
+      s.data.mode == "resident" || (s.data.mode != "streaming" && (fits || s.imaging.w_stacking));
   if (e.resident) {
     e.visibility_bytes = all_data;
   } else {

@@ -70,10 +70,14 @@ void resizeForScatter(V& v, std::size_t n) {
   if (n * sizeof(typename V::value_type) >= 4 * kHuge && v.capacity() < n) {
     V fresh;
     fresh.reserve(n);  // allocated, not yet touched
-    const auto lo = (reinterpret_cast<std::uintptr_t>(fresh.data()) + kHuge - 1) & ~(kHuge - 1);
-    const auto hi = (reinterpret_cast<std::uintptr_t>(fresh.data() + n)) & ~(kHuge - 1);
-    if (hi > lo)
-      madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_HUGEPAGE);
+    // Offsets from the start, so no integer is turned back into a pointer.
+    char* base = reinterpret_cast<char*>(fresh.data());
+    const std::uintptr_t addr = reinterpret_cast<std::uintptr_t>(base);
+    const std::uintptr_t end = addr + n * sizeof(typename V::value_type);
+    const std::size_t lo = ((addr + kHuge - 1) & ~(kHuge - 1)) - addr;
+    const std::size_t hi = (end & ~(kHuge - 1)) - addr;
+    if (end >= addr + kHuge && hi > lo)
+      madvise(base + lo, hi - lo, MADV_HUGEPAGE);
     v.swap(fresh);
   }
 #endif

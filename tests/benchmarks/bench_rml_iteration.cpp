@@ -14,9 +14,8 @@
 #include <vector>
 
 #include "core/imaging/imaging_operator.h"
-#include "core/rml/chi2_term.h"
+#include "core/rml/chunk_chi2_term.h"
 #include "core/rml/gradient_regularizers.h"
-#include "core/rml/imaging_operator_adapter.h"
 #include "core/rml/lbfgs.h"
 #include "core/rml/objective_function.h"
 #include "core/rml/pixel_regularizers.h"
@@ -68,17 +67,22 @@ int run(int n, std::size_t nvis, int iterations) {
   std::printf("dirty pass (median of 3): degrid %.3f s + grid %.3f s = %.3f s\n", degrid_s[1],
               grid_s[1], pass);
 
-  // The RML objective: chi2 + TSV + smoothed L1, double precision outside the operator.
-  auto adapter = std::make_shared<ImagingOperatorAdapter<T>>(*op, blocks);
-  VisibilityBlock data;
-  data.vis.resize(nvis);
-  data.weights.assign(nvis, 1.0);
+  // The RML objective: chi2 + TSV + smoothed L1, double precision outside the operator. The data
+  // term is the engine's: chunk by chunk through the gridder's streaming calls, chunks held.
+  VisibilityChunk chunk;
+  chunk.frequencies_hz = freq;
+  chunk.uvw_m = uvw;
+  chunk.visibilities.resize(nvis);
+  chunk.weights.assign(nvis, 1.0f);
   for (std::size_t k = 0; k < nvis; ++k) {
     const NormalPair z = counterNormalPair(2, k);
-    data.vis[k] = Complex(1.0 + 0.1 * z.a, 0.1 * z.b);
+    chunk.visibilities[k] = std::complex<float>(float(1.0 + 0.1 * z.a), float(0.1 * z.b));
   }
+  const std::vector<VisibilityChunk> chunks{chunk};
+  HeldChunks held(chunks);
+  auto data_op = imaging::makeCpuOperator<T>(geometry, settings);
   ObjectiveFunction objective(geometry.numPixels());
-  objective.add(std::make_shared<Chi2Term>(adapter, std::vector<VisibilityBlock>{data}));
+  objective.add(makeChunkChi2Term(*data_op, held));
   objective.add(std::make_shared<TotalSquaredVariation>(n, n), {1.0});
   objective.add(std::make_shared<L1Regularizer>(n, n, 1e-6), {1.0});
   std::vector<double> x(geometry.numPixels(), 0.0), g(x.size());

@@ -102,7 +102,10 @@ ImagingWeighter::ImagingWeighter(const ImageGeometry& g, const WeightingSettings
 
 // A sample and its conjugate (-u, -v) are one measurement, so both fold onto the upper half
 // plane and share a cell. Cells span [k du, (k + 1) du), the convention of WSClean's weighting
-// grid: with the same weighting field of view, uniform and Briggs weights match WSClean's.
+// grid: with the same weighting field of view, uniform weights match WSClean's sample by sample
+// (test_wsclean_agreement) once its rank filter is off (`-weighting-rank-filter 0`; by default
+// WSClean also clips weights above 3 times their local mean, which plain uniform weighting does
+// not do).
 std::size_t ImagingWeighter::cell(double u, double v) const {
   if (v < 0.0 || (v == 0.0 && u < 0.0)) {
     u = -u;

@@ -22,6 +22,7 @@ AppPreferences AppPreferences::load() {
                               1, kMaxRecent);
   p.snapshot_every = std::clamp(
       settings.value(QStringLiteral("snapshotEvery"), p.snapshot_every).toInt(), 1, 100000);
+  p.launcher_command = settings.value(QStringLiteral("launcherCommand")).toString().trimmed();
   return p;
 }
 
@@ -32,6 +33,7 @@ void AppPreferences::save() const {
   settings.setValue(QStringLiteral("threads"), threads);
   settings.setValue(QStringLiteral("recentCount"), recent_count);
   settings.setValue(QStringLiteral("snapshotEvery"), snapshot_every);
+  settings.setValue(QStringLiteral("launcherCommand"), launcher_command.trimmed());
 }
 
 }  // namespace apertura::gui

@@ -13,6 +13,8 @@ struct AppPreferences {
   int threads = 0;                                       // imaging.threads of new projects; 0: all
   int recent_count = 8;                                  // entries in File > Open recent
   int snapshot_every = 5;                                // optimizer.snapshot_every of new projects
+  // Words put before apertura-cli by Run > Run with launcher (e.g. "mpirun -np 4"); empty: none.
+  QString launcher_command;
 
   static AppPreferences load();
   void save() const;

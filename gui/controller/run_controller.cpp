@@ -1,6 +1,7 @@
 #include "gui/controller/run_controller.h"
 
 #include "gui/controller/background_priority.h"
+#include "gui/controller/external_run.h"
 #include "gui/controller/queued_run_observer.h"
 
 namespace apertura::gui {
@@ -20,6 +21,18 @@ RunController::RunController(QObject* parent)
       "QVector<apertura::engine::IterationMetrics>");
   timer_.setInterval(kDrainMs);
   connect(&timer_, &QTimer::timeout, this, &RunController::drain);
+  external_ = new ExternalRun(*observer_, this);
+  connect(external_, &ExternalRun::logMessage, this, &RunController::logMessage);
+  connect(external_, &ExternalRun::finished, this,
+          [this](const QString& summary, const QStringList& files) {
+            emitBatch(observer_->take());
+            emit outputsWritten(files);
+            endExternal("finished", summary);
+          });
+  connect(external_, &ExternalRun::cancelled, this,
+          [this] { endExternal("cancelled", tr("Run cancelled")); });
+  connect(external_, &ExternalRun::failed, this,
+          [this](const QString& message) { endExternal("failed", message); });
 }
 
 RunController::~RunController() {
@@ -44,11 +57,38 @@ bool RunController::start(const project::ProjectSettings& settings, Pipeline pip
   return true;
 }
 
+bool RunController::startExternal(const QString& launcher, const QString& cli_path,
+                                  const QString& project_path) {
+  if (running_)
+    return false;
+  observer_->take();
+  running_ = true;
+  external_active_ = true;
+  timer_.start();
+  emit started();
+  // A synchronous refusal (unparsable launcher) has already ended the run through failed().
+  return external_->start(launcher, cli_path, project_path);
+}
+
+void RunController::endExternal(const QString& state, const QString& message) {
+  if (!external_active_)
+    return;
+  timer_.stop();
+  emitBatch(observer_->take());
+  external_active_ = false;
+  running_ = false;
+  emit finished(state, message);
+}
+
 bool RunController::isPaused() const {
   return engine_.paused();
 }
 
 void RunController::cancel() {
+  if (external_active_) {
+    external_->cancel();
+    return;
+  }
   engine_.cancel();
 }
 
@@ -83,6 +123,10 @@ void RunController::emitBatch(QueuedRunObserver::Batch batch) {
 }
 
 void RunController::drain() {
+  if (external_active_) {  // ExternalRun's signals end it; here only the plots are fed
+    emitBatch(observer_->take());
+    return;
+  }
   // Read "running" before taking the batch: once the worker is done, one more take() after
   // joining collects whatever it reported last.
   const bool still_running = engine_.running();

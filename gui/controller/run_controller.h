@@ -13,6 +13,8 @@
 
 namespace apertura::gui {
 
+class ExternalRun;
+
 // Owns the engine for the GUI. Core callbacks arrive on worker threads; they are buffered
 // (metrics), or kept latest-wins (images, resource samples), and handed to widgets from a GUI
 // timer every 40 ms, so a fast run can never flood the event loop.
@@ -25,7 +27,12 @@ class RunController : public QObject {
 
   bool start(const apertura::project::ProjectSettings& settings,
              apertura::engine::Pipeline pipeline);
+  // Runs `<launcher> <cli_path> run <project_path> --json` in another process (ExternalRun) and
+  // reports it through the same signals as an in-process run; outputsWritten precedes a
+  // successful finished(). False (and finished("failed", why)) when it could not be started.
+  bool startExternal(const QString& launcher, const QString& cli_path, const QString& project_path);
   bool isRunning() const { return running_; }
+  bool isExternal() const { return external_active_; }
   bool isPaused() const;
 
  public slots:
@@ -44,15 +51,21 @@ class RunController : public QObject {
   void warning(const QString& message);
   // state: "finished", "cancelled" or "failed"; message names the failing stage.
   void finished(const QString& state, const QString& message);
+  // External runs only: launcher/apertura-cli text for the log panel, and the files it wrote.
+  void logMessage(const QString& text);
+  void outputsWritten(const QStringList& files);
 
  private:
   void drain();
   void emitBatch(QueuedRunObserver::Batch batch);
+  void endExternal(const QString& state, const QString& message);
 
   apertura::engine::Engine engine_;
   std::shared_ptr<QueuedRunObserver> observer_;
   QTimer timer_;
   bool running_ = false;
+  ExternalRun* external_ = nullptr;
+  bool external_active_ = false;
 };
 
 }  // namespace apertura::gui

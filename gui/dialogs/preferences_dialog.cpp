@@ -3,6 +3,7 @@
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFormLayout>
+#include <QLineEdit>
 #include <QSpinBox>
 #include <QThread>
 #include <QVBoxLayout>
@@ -16,7 +17,8 @@ PreferencesDialog::PreferencesDialog(QWidget* parent)
       colormap_(new QComboBox),
       threads_(new QSpinBox),
       recent_(new QSpinBox),
-      snapshot_(new QSpinBox) {
+      snapshot_(new QSpinBox),
+      launcher_(new QLineEdit) {
   setWindowTitle(tr("Preferences"));
   for (ColormapKind kind : allColormaps())
     colormap_->addItem(colormapName(kind));
@@ -33,11 +35,17 @@ PreferencesDialog::PreferencesDialog(QWidget* parent)
       tr("optimizer.snapshot_every of new projects: iterations between the "
          "image updates shown during a run"));
 
+  launcher_->setPlaceholderText(tr("none (e.g. mpirun -np 4)"));
+  launcher_->setToolTip(
+      tr("Run > Run with launcher starts this command followed by apertura-cli run PROJECT "
+         "--json (an MPI launcher or a batch wrapper)"));
+
   auto* form = new QFormLayout;
   form->addRow(tr("Default colormap"), colormap_);
   form->addRow(tr("Compute threads"), threads_);
   form->addRow(tr("Recent projects"), recent_);
   form->addRow(tr("Snapshot interval"), snapshot_);
+  form->addRow(tr("Launcher command"), launcher_);
   auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
   connect(buttons, &QDialogButtonBox::accepted, this, &PreferencesDialog::accept);
   connect(buttons, &QDialogButtonBox::rejected, this, &PreferencesDialog::reject);
@@ -53,6 +61,7 @@ AppPreferences PreferencesDialog::preferences() const {
   p.threads = threads_->value();
   p.recent_count = recent_->value();
   p.snapshot_every = snapshot_->value();
+  p.launcher_command = launcher_->text().trimmed();
   return p;
 }
 
@@ -61,6 +70,7 @@ void PreferencesDialog::setPreferences(const AppPreferences& p) {
   threads_->setValue(p.threads);
   recent_->setValue(p.recent_count);
   snapshot_->setValue(p.snapshot_every);
+  launcher_->setText(p.launcher_command);
 }
 
 void PreferencesDialog::accept() {

@@ -5,6 +5,7 @@
 #include "gui/controller/app_preferences.h"
 
 class QComboBox;
+class QLineEdit;
 class QSpinBox;
 
 namespace apertura::gui {
@@ -24,6 +25,7 @@ class PreferencesDialog : public QDialog {
   QSpinBox* threadsBox() const { return threads_; }
   QSpinBox* recentBox() const { return recent_; }
   QSpinBox* snapshotBox() const { return snapshot_; }
+  QLineEdit* launcherEdit() const { return launcher_; }
 
  public slots:
   void accept() override;
@@ -33,6 +35,7 @@ class PreferencesDialog : public QDialog {
   QSpinBox* threads_;
   QSpinBox* recent_;
   QSpinBox* snapshot_;
+  QLineEdit* launcher_;
 };
 
 }  // namespace apertura::gui

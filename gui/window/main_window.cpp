@@ -98,6 +98,9 @@ MainWindow::MainWindow(QWidget* parent)
   connect(run_, &RunController::iterations, convergence_, &ConvergencePanel::addIterations);
   connect(run_, &RunController::resources, convergence_, &ConvergencePanel::addResources);
   connect(run_, &RunController::warning, this, &MainWindow::log);
+  connect(run_, &RunController::logMessage, this, &MainWindow::log);
+  connect(run_, &RunController::outputsWritten, this,
+          [this] { loadLauncherOutputs(launcher_prefix_); });
   connect(run_, &RunController::stageStarted, this, [this](const QString& stage) {
     stage_label_->setText(tr("Stage: %1").arg(stage));
     log(tr("stage %1 started").arg(stage));
@@ -161,6 +164,12 @@ void MainWindow::buildMenus() {
   continue_action_->setToolTip(
       tr("Run again with the current settings, starting from the model "
          "of the last finished run"));
+  launcher_action_ = run->addAction(tr("Run with &launcher"), this, &MainWindow::startLauncherRun);
+  // The launcher command lives in the Preferences: re-check it whenever the menu opens.
+  connect(run, &QMenu::aboutToShow, this, &MainWindow::updateRunActions);
+  launcher_action_->setToolTip(
+      tr("Run apertura-cli in another process through the launcher command of the Preferences "
+         "(e.g. mpirun)"));
   stop_action_ = run->addAction(tr("&Stop"), run_, &RunController::cancel);
   stop_action_->setShortcut(Qt::Key_Escape);
   QToolBar* bar = addToolBar(tr("Run"));

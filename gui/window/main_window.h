@@ -51,6 +51,12 @@ class MainWindow : public QMainWindow {
   // Starts a run whose optimizer begins at the last finished run's model (the same settings
   // otherwise); false when there is none or the settings are invalid.
   bool continueRun();
+  // Run > Run with launcher (main_window_launcher.cpp): saves the settings to a project file and
+  // runs `<launcher> apertura-cli run PROJECT --json` in another process (the Preferences'
+  // launcher command); the outputs it writes are loaded into the views. False (and the reason in
+  // the log panel) when no launcher is set, no data set is open or the settings are invalid.
+  bool startLauncherRun();
+  QAction* launcherRunAction() const { return launcher_action_; }
 
   DatasetSummaryPanel* summaryPanel() const { return summary_panel_; }
   UvCoverageView* uvView() const { return uv_view_; }
@@ -102,6 +108,7 @@ class MainWindow : public QMainWindow {
   void log(const QString& line);
   void updateRunActions();
   bool launchRun(const std::string& initial_model);
+  void loadLauncherOutputs(const QString& prefix);
 
   DatasetLoader* loader_;
   RunController* run_;
@@ -120,7 +127,10 @@ class MainWindow : public QMainWindow {
   QAction* pause_action_ = nullptr;
   QAction* stop_action_ = nullptr;
   QAction* continue_action_ = nullptr;
-  std::unique_ptr<QTemporaryDir> resume_dir_;  // the last model, written for continueRun()
+  QAction* launcher_action_ = nullptr;
+  std::unique_ptr<QTemporaryDir> launcher_dir_;  // the project of a launcher run when unsaved
+  QString launcher_prefix_;                      // where that run writes its images
+  std::unique_ptr<QTemporaryDir> resume_dir_;    // the last model, written for continueRun()
   ProjectActions* project_ = nullptr;
   std::optional<apertura::DatasetSummary> dataset_;
   std::shared_ptr<apertura::pipeline::ImagingProducts> products_;

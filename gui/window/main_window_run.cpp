@@ -8,6 +8,7 @@
 
 #include "core/io/fits_image_io.h"
 #include "core/pipeline/imaging_pipeline.h"
+#include "gui/controller/app_preferences.h"
 #include "gui/controller/run_controller.h"
 #include "gui/panels/mask_panel.h"
 #include "gui/panels/run_settings_panel.h"
@@ -112,7 +113,9 @@ void MainWindow::updateRunActions() {
     return;
   const bool running = run_->isRunning();
   run_action_->setEnabled(!running && dataset_.has_value());
-  pause_action_->setEnabled(running);
+  pause_action_->setEnabled(running && !run_->isExternal());  // a process cannot be paused
+  launcher_action_->setEnabled(!running && dataset_.has_value() &&
+                               !AppPreferences::load().launcher_command.isEmpty());
   stop_action_->setEnabled(running);
   if (continue_action_)
     continue_action_->setEnabled(!running && products_ && !products_->model.empty());

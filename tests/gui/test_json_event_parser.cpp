@@ -1,0 +1,95 @@
+// The JSON line parser behind "Run with launcher": recorded apertura-cli --json lines must reach
+// the observer as the same metrics an in-process run reports.
+#include <QtTest>
+
+#include "gui/controller/json_event_parser.h"
+#include "gui/controller/queued_run_observer.h"
+
+using apertura::gui::JsonEventParser;
+using apertura::gui::QueuedRunObserver;
+using Kind = JsonEventParser::Kind;
+
+class TestJsonEventParser : public QObject {
+  Q_OBJECT
+ private slots:
+  void recordedRunFeedsObserver() {
+    // Lines as ConsoleObserver writes them (nlohmann dump of each event).
+    const QList<QByteArray> lines = {
+        R"({"event":"stage_started","stage":"optimize"})",
+        R"({"event":"progress","fraction":0.25,"message":"iteration 1"})",
+        R"({"chi2_per_dof":3.5,"event":"iteration","gradient_norm":0.125,"iteration":1,"objective":12.5,"seconds":0.02,"step":0.5,"terms":{"chi2":10.0,"l1":2.5}})",
+        R"({"chi2_per_dof":1.25,"event":"iteration","gradient_norm":0.0625,"iteration":2,"objective":6.0,"seconds":0.03,"step":1.0,"terms":{"chi2":5.0,"l1":1.0}})",
+        R"({"cpu_s":2.0,"event":"resources","peak_rss_bytes":2097152,"rss_bytes":1048576,"tracked_bytes":4096,"wall_s":1.5})",
+        R"({"event":"warning","message":"few visibilities"})",
+        R"({"event":"stage_finished","seconds":0.75,"stage":"optimize"})",
+    };
+    QueuedRunObserver observer;
+    for (const auto& line : lines)
+      QCOMPARE(JsonEventParser::feed(line, observer).kind, Kind::Observer);
+    const auto batch = observer.take();
+    QCOMPARE(batch.metrics.size(), std::size_t(2));
+    QCOMPARE(batch.metrics[0].iteration, 1);
+    QCOMPARE(batch.metrics[0].objective, 12.5);
+    QCOMPARE(batch.metrics[0].chi2_per_dof, 3.5);
+    QCOMPARE(batch.metrics[0].gradient_norm, 0.125);
+    QCOMPARE(batch.metrics[0].step, 0.5);
+    QCOMPARE(batch.metrics[0].seconds, 0.02);
+    QCOMPARE(batch.metrics[0].terms.size(), std::size_t(2));
+    QCOMPARE(batch.metrics[0].terms[0].first, std::string("chi2"));
+    QCOMPARE(batch.metrics[0].terms[0].second, 10.0);
+    QCOMPARE(batch.metrics[0].terms[1].first, std::string("l1"));
+    QCOMPARE(batch.metrics[0].terms[1].second, 2.5);
+    QCOMPARE(batch.metrics[1].iteration, 2);
+    QCOMPARE(batch.metrics[1].objective, 6.0);
+    QCOMPARE(batch.stages.size(), std::size_t(2));
+    QCOMPARE(batch.stages[0].stage, std::string("optimize"));
+    QVERIFY(!batch.stages[0].finished);
+    QVERIFY(batch.stages[1].finished);
+    QCOMPARE(batch.stages[1].seconds, 0.75);
+    QVERIFY(batch.progress.has_value());
+    QCOMPARE(batch.progress->first, 0.25);
+    QCOMPARE(batch.progress->second, std::string("iteration 1"));
+    QVERIFY(batch.resources.has_value());
+    QCOMPARE(batch.resources->peak_rss_bytes, std::uint64_t(2097152));
+    QCOMPARE(batch.resources->wall_s, 1.5);
+    QCOMPARE(batch.warnings.size(), std::size_t(1));
+    QCOMPARE(batch.warnings[0], std::string("few visibilities"));
+  }
+
+  void terminalEvents() {
+    QueuedRunObserver observer;
+    auto r = JsonEventParser::feed(
+        R"({"event":"finished","message":"finished: 5 iterations (max), chi2/dof 1.0"})", observer);
+    QCOMPARE(r.kind, Kind::Finished);
+    QVERIFY(r.message.startsWith("finished: 5 iterations"));
+    r = JsonEventParser::feed(R"({"event":"wrote","message":"wrote /tmp/out/model.fits"})",
+                              observer);
+    QCOMPARE(r.kind, Kind::Wrote);
+    QCOMPARE(r.path, QStringLiteral("/tmp/out/model.fits"));
+    r = JsonEventParser::feed(R"({"event":"cancelled","message":"cancelled"})", observer);
+    QCOMPARE(r.kind, Kind::Cancelled);
+    const auto batch = observer.take();
+    QVERIFY(batch.metrics.empty());
+    QVERIFY(batch.stages.empty());
+  }
+
+  void badLinesAreTextNotCrashes() {
+    QueuedRunObserver observer;
+    auto r = JsonEventParser::feed("Warning: Permanently added host to known hosts\n", observer);
+    QCOMPARE(r.kind, Kind::NotJson);
+    QCOMPARE(r.message, QStringLiteral("Warning: Permanently added host to known hosts"));
+    r = JsonEventParser::feed(R"({"event":"iteration","objective":"x"})", observer);
+    QCOMPARE(r.kind, Kind::Malformed);
+    QVERIFY(r.message.contains("iteration"));
+    r = JsonEventParser::feed(R"({"stage":"optimize"})", observer);
+    QCOMPARE(r.kind, Kind::Malformed);
+    r = JsonEventParser::feed(R"([1,2,3])", observer);
+    QCOMPARE(r.kind, Kind::NotJson);
+    r = JsonEventParser::feed(R"({"event":"stage_finished","stage":"grid"})", observer);
+    QCOMPARE(r.kind, Kind::Malformed);
+    QVERIFY(observer.take().stages.empty());
+  }
+};
+
+QTEST_GUILESS_MAIN(TestJsonEventParser)
+#include "test_json_event_parser.moc"

@@ -2,9 +2,13 @@
 
 #include <QComboBox>
 #include <QFile>
+#include <QSettings>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QtTest>
 
+#include "gui/controller/app_preferences.h"
+#include "gui/controller/recent_projects.h"
 #include "gui/panels/run_settings_panel.h"
 #include "gui/window/main_window.h"
 
@@ -42,6 +46,44 @@ void openDemoForLbfgsRun(apertura::gui::MainWindow& w, int iterations,
   settings->optimizer.method = "lbfgs";
   settings->optimizer.max_iterations = iterations;
   w.runSettings()->setSettings(*settings);
+}
+
+std::unique_ptr<apertura::gui::MainWindow> demoWindowForLbfgsRun(int iterations,
+                                                                 const QTemporaryDir& dir) {
+  auto w = std::make_unique<apertura::gui::MainWindow>();
+  // QVERIFY returns from the lambda on failure, so the window is still dropped below.
+  [&] {
+    QVERIFY(dir.isValid());
+    openDemoForLbfgsRun(*w, iterations, dir.path());
+  }();
+  if (QTest::currentTestFailed())
+    w.reset();
+  return w;
+}
+
+void runToFinish(apertura::gui::MainWindow& w, const std::function<void()>& started) {
+  QSignalSpy finished(&w, &apertura::gui::MainWindow::runFinished);
+  QVERIFY(w.startRun());
+  if (started)
+    started();
+  QVERIFY(finished.wait(240000));
+  QCOMPARE(finished.first().at(0).toString(), QString("finished"));
+}
+
+void useThrowAwaySettings(const QString& dir) {
+  QSettings::setDefaultFormat(QSettings::IniFormat);
+  QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, dir + "/settings");
+}
+
+void resetRecentProjectsAndPreferences() {
+  apertura::gui::RecentProjects::clear();
+  apertura::gui::AppPreferences{}.save();
+}
+
+void configureSettingsTestApplication(const char* name) {
+  QApplication::setQuitOnLastWindowClosed(false);
+  QApplication::setOrganizationName("AperturaTest");
+  QApplication::setApplicationName(name);
 }
 
 }  // namespace apertura::testing

@@ -1,7 +1,6 @@
 // After a run of the demo data set in the real window: the exports (FITS of every image with its
 // WCS, unit and beam; PNG of a view; the metrics CSV) and the 3D surface view. The status bar and
 // the event loop during the run are test_run_status's.
-#include <QApplication>
 #include <QFile>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -24,7 +23,6 @@
 #include "gui/view/image_scaling.h"
 #include "gui/view/image_view.h"
 #include "gui/view/surface_view.h"
-#include "gui/view/vtk_host_widget.h"
 #include "gui/window/image_tabs.h"
 #include "gui/window/main_window.h"
 #include "gui/window/surface_tab.h"
@@ -84,10 +82,8 @@ class TestExportAndStatus : public QObject {
  private slots:
   // One demo run for the whole test; its results are exported by the slots below.
   void initTestCase() {
-    QVERIFY(dir_.isValid());
-    window_ = std::make_unique<MainWindow>();
-    apertura::testing::openDemoForLbfgsRun(*window_, kIterations, dir_.path());
-    if (QTest::currentTestFailed())
+    window_ = apertura::testing::demoWindowForLbfgsRun(kIterations, dir_);
+    if (!window_)
       return;
 
     // Nothing to export before a run: no image in any tab, no metrics.
@@ -96,10 +92,7 @@ class TestExportAndStatus : public QObject {
     QVERIFY(!window_->exportCsvAction()->isEnabled());
     QVERIFY(window_->exportViewPngAction()->isEnabled());
 
-    QSignalSpy finished(window_.get(), &MainWindow::runFinished);
-    QVERIFY(window_->startRun());
-    QVERIFY(finished.wait(240000));
-    QCOMPARE(finished.first().at(0).toString(), QString("finished"));
+    apertura::testing::runToFinish(*window_);
   }
 
   void exportsEveryImageAsFitsWithWcsAndBeam() {
@@ -326,10 +319,7 @@ class TestExportAndStatus : public QObject {
 };
 
 int main(int argc, char** argv) {
-  apertura::gui::VtkHostWidget::setDefaultSurfaceFormat();
-  QApplication app(argc, argv);
-  TestExportAndStatus test;
-  return QTest::qExec(&test, argc, argv);
+  return apertura::testing::runWindowTest<TestExportAndStatus>(argc, argv);
 }
 
 #include "test_export_and_status.moc"

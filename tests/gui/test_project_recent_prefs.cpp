@@ -1,12 +1,10 @@
 // Around the project in the real main window: the recent list keeps its order and drops missing
 // files (and File > Open recent shows it); a bad project file is reported, naming the file and the
 // key, and the window stays usable; the preferences apply to new projects.
-#include <QApplication>
 #include <QComboBox>
 #include <QFile>
 #include <QMenu>
 #include <QMessageBox>
-#include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTemporaryDir>
@@ -16,7 +14,6 @@
 #include "gui/controller/project_document.h"
 #include "gui/controller/recent_projects.h"
 #include "gui/dialogs/preferences_dialog.h"
-#include "gui/view/vtk_host_widget.h"
 #include "gui/window/main_window.h"
 #include "gui/window/project_actions.h"
 #include "tests/gui/gui_test_support.h"
@@ -46,15 +43,10 @@ class TestProjectRecentPrefs : public QObject {
  private slots:
   void initTestCase() {
     QVERIFY(dir_.isValid());
-    // Recent lists and preferences go to a throw-away settings file.
-    QSettings::setDefaultFormat(QSettings::IniFormat);
-    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, dir_.path() + "/settings");
+    apertura::testing::useThrowAwaySettings(dir_.path());
   }
 
-  void init() {
-    apertura::gui::RecentProjects::clear();
-    apertura::gui::AppPreferences{}.save();
-  }
+  void init() { apertura::testing::resetRecentProjectsAndPreferences(); }
 
   void recentListKeepsOrderAndDropsMissingFiles() {
     using apertura::gui::RecentProjects;
@@ -173,13 +165,8 @@ class TestProjectRecentPrefs : public QObject {
 };
 
 int main(int argc, char** argv) {
-  apertura::gui::VtkHostWidget::setDefaultSurfaceFormat();
-  QApplication app(argc, argv);
-  QApplication::setQuitOnLastWindowClosed(false);
-  QApplication::setOrganizationName("AperturaTest");
-  QApplication::setApplicationName("test_project_recent_prefs");
-  TestProjectRecentPrefs test;
-  return QTest::qExec(&test, argc, argv);
+  return apertura::testing::runWindowTest<TestProjectRecentPrefs>(argc, argv,
+                                                                  "test_project_recent_prefs");
 }
 
 #include "test_project_recent_prefs.moc"

@@ -2,7 +2,6 @@
 // view state and the last results on disk; the unsaved-changes prompt fires exactly when the
 // project was modified. Recent projects, preferences and bad project files:
 // test_project_recent_prefs.
-#include <QApplication>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFile>
@@ -10,7 +9,6 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLineEdit>
-#include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTemporaryDir>
@@ -18,14 +16,11 @@
 
 #include "core/io/fits_image_io.h"
 #include "core/project/project_file.h"
-#include "gui/controller/app_preferences.h"
 #include "gui/controller/project_document.h"
-#include "gui/controller/recent_projects.h"
 #include "gui/panels/run_settings_panel.h"
 #include "gui/view/image_panel.h"
 #include "gui/view/image_toolbar.h"
 #include "gui/view/image_view.h"
-#include "gui/view/vtk_host_widget.h"
 #include "gui/window/image_tabs.h"
 #include "gui/window/main_window.h"
 #include "gui/window/project_actions.h"
@@ -101,17 +96,12 @@ class TestProjectWorkflow : public QObject {
  private slots:
   void initTestCase() {
     QVERIFY(dir_.isValid());
-    // Recent lists and preferences go to a throw-away settings file.
-    QSettings::setDefaultFormat(QSettings::IniFormat);
-    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, dir_.path() + "/settings");
+    apertura::testing::useThrowAwaySettings(dir_.path());
     ms_ = QString::fromStdString(
         apertura::testing::writeTestMs((dir_.path() + "/known.ms").toStdString()));
   }
 
-  void init() {
-    apertura::gui::RecentProjects::clear();
-    apertura::gui::AppPreferences{}.save();
-  }
+  void init() { apertura::testing::resetRecentProjectsAndPreferences(); }
 
   void saveNewReopenRestoresSettingsViewsAndResults() {
     MainWindow w;
@@ -366,13 +356,8 @@ class TestProjectWorkflow : public QObject {
 };
 
 int main(int argc, char** argv) {
-  apertura::gui::VtkHostWidget::setDefaultSurfaceFormat();
-  QApplication app(argc, argv);
-  QApplication::setQuitOnLastWindowClosed(false);  // the close tests must not end the event loop
-  QApplication::setOrganizationName("AperturaTest");
-  QApplication::setApplicationName("test_project_workflow");
-  TestProjectWorkflow test;
-  return QTest::qExec(&test, argc, argv);
+  // The settings set-up keeps the event loop running when the close tests close the window.
+  return apertura::testing::runWindowTest<TestProjectWorkflow>(argc, argv, "test_project_workflow");
 }
 
 #include "test_project_workflow.moc"

@@ -1,23 +1,20 @@
 // During and after a run of the demo data set in the real window: the status bar's progress,
 // iteration count, elapsed time, RSS and ETA (the median iteration time times what remains), and
 // the event loop's responsiveness while the engine computes.
-#include <QApplication>
 #include <QOffscreenSurface>
 #include <QOpenGLContext>
 #include <QOpenGLFunctions>
-#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QThread>
 #include <QtTest>
 
 #include <algorithm>
-#include <ctime>
 #include <memory>
 
 #include "gui/plots/convergence_panel.h"
-#include "gui/view/vtk_host_widget.h"
 #include "gui/window/main_window.h"
 #include "gui/window/run_status_widget.h"
+#include "tests/gui/event_loop_monitor.h"
 #include "tests/gui/gui_test_support.h"
 
 using apertura::gui::MainWindow;
@@ -28,21 +25,6 @@ namespace {
 
 constexpr int kIterations = 20;
 constexpr qint64 kMaxStallMs = 50;  // the requirement for the event loop during a run
-
-// CPU time of the calling (GUI) thread, in ms: work the event loop did, whatever else ran.
-double guiThreadCpuMs() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-// The one-minute load average (runnable threads of every process); 0 where unknown.
-double loadAverage() {
-  QFile f("/proc/loadavg");
-  if (!f.open(QIODevice::ReadOnly))
-    return 0.0;
-  return QString::fromLatin1(f.readAll()).section(' ', 0, 0).toDouble();
-}
 
 // True when OpenGL is rendered in software (Mesa llvmpipe/softpipe, as under Xvfb).
 bool softwareOpenGl() {
@@ -68,29 +50,15 @@ class TestRunStatus : public QObject {
   // One demo run for the whole test; what the status bar showed and how long the event loop
   // waited are recorded by a 5 ms timer during it and checked by the slots below.
   void initTestCase() {
-    QVERIFY(dir_.isValid());
-    window_ = std::make_unique<MainWindow>();
-    apertura::testing::openDemoForLbfgsRun(*window_, kIterations, dir_.path());
-    if (QTest::currentTestFailed())
+    window_ = apertura::testing::demoWindowForLbfgsRun(kIterations, dir_);
+    if (!window_)
       return;
 
     RunStatusWidget* status = window_->runStatus();
-    QSignalSpy finished(window_.get(), &MainWindow::runFinished);
-    load_before_ = loadAverage();
+    load_before_ = apertura::testing::loadAverage();
     software_gl_ = softwareOpenGl();
-    QElapsedTimer clock;
-    qint64 last = 0;
-    double last_cpu = guiThreadCpuMs();
-    QTimer ticker;
-    ticker.setTimerType(Qt::PreciseTimer);
-    ticker.setInterval(5);
-    connect(&ticker, &QTimer::timeout, this, [&] {
-      const qint64 now = clock.elapsed();
-      const double cpu = guiThreadCpuMs();
-      worst_gap_ms_ = std::max(worst_gap_ms_, now - last);
-      worst_gui_cpu_ms_ = std::max(worst_gui_cpu_ms_, cpu - last_cpu);
-      last = now;
-      last_cpu = cpu;
+    apertura::testing::EventLoopMonitor* monitor = nullptr;
+    apertura::testing::EventLoopMonitor loop([&] {
       // What the status bar showed during the run.
       const int percent = status->percent();
       if (percent < 0)
@@ -104,17 +72,16 @@ class TestRunStatus : public QObject {
       if (mid_run_shot_.isNull() && status->iterationsDone() >= kIterations / 2 &&
           status->percent() < 100) {
         mid_run_shot_ = window_->grab().toImage();
-        // The grab is the test's own pause, not the application's.
-        last = clock.elapsed();
-        last_cpu = guiThreadCpuMs();
+        monitor->forgetPause();  // the grab is the test's own pause, not the application's
       }
     });
-    QVERIFY(window_->startRun());
-    clock.start();
-    ticker.start();
-    QVERIFY(finished.wait(240000));
-    ticker.stop();
-    QCOMPARE(finished.first().at(0).toString(), QString("finished"));
+    monitor = &loop;
+    apertura::testing::runToFinish(*window_, [&] { loop.start(); });
+    loop.stop();
+    worst_gap_ms_ = loop.worstGapMs();
+    worst_gui_cpu_ms_ = loop.worstGuiCpuMs();
+    if (QTest::currentTestFailed())
+      return;
     qInfo(
         "demo run: worst event-loop gap %lld ms, most GUI-thread CPU between two ticks %.1f ms, "
         "load average before the run %.2f on %d cores, %s OpenGL",
@@ -199,10 +166,7 @@ class TestRunStatus : public QObject {
 };
 
 int main(int argc, char** argv) {
-  apertura::gui::VtkHostWidget::setDefaultSurfaceFormat();
-  QApplication app(argc, argv);
-  TestRunStatus test;
-  return QTest::qExec(&test, argc, argv);
+  return apertura::testing::runWindowTest<TestRunStatus>(argc, argv);
 }
 
 #include "test_run_status.moc"

@@ -2,7 +2,6 @@
 // exactly its rows of the full selection, with their global first_row; the parts of any
 // partition put together give back the whole selection, sample for sample; the balanced
 // boundaries give every part about the same number of unflagged samples.
-#include <QTemporaryDir>
 #include <QtTest>
 #include <map>
 #include <stdexcept>
@@ -12,10 +11,9 @@
 #include "core/io/row_partition.h"
 #include "core/io/visibility_source_factory.h"
 #include "core/sim/simulation_request.h"
+#include "tests/io/known_reader_files.h"
 #include "tests/io/ms_fixture_edits.h"
 #include "tests/io/read_pass.h"
-#include "tests/io/uvfits_fixture.h"
-#include "tests/support/test_ms_builder.h"
 
 using namespace apertura;
 using namespace apertura::testing;
@@ -58,22 +56,16 @@ std::uint64_t unflaggedIn(const std::string& file, ReadOptions o, const RowRange
 class TestRowPartition : public QObject {
   Q_OBJECT
  private slots:
-  void initTestCase() {
-    QVERIFY(dir_.isValid());
-    ms_ = writeTestMs((dir_.path() + "/known.ms").toStdString());
-    uvfits_ = UvfitsFixture::write((dir_.path() + "/known.uvfits").toStdString());
-  }
+  void initTestCase() { files_.write(); }
 
   void partsPutTogetherGiveTheWholeSelection_data() {
     QTest::addColumn<QString>("file");
     QTest::addColumn<int>("chunk_rows");
     QTest::addColumn<bool>("resident");
-    for (int rows : {1, 2, 3, 0}) {
+    for (const ChunkedReadCase& c : files_.chunkedReadCases()) {
       for (bool resident : {false, true}) {
-        const QString tag = QString("rows=%1 %2").arg(rows).arg(resident ? "resident" : "stream");
-        QTest::newRow(qPrintable("ms " + tag)) << QString::fromStdString(ms_) << rows << resident;
-        QTest::newRow(qPrintable("uvfits " + tag))
-            << QString::fromStdString(uvfits_) << rows << resident;
+        QTest::newRow(qPrintable(c.tag + (resident ? " resident" : " stream")))
+            << c.file << c.chunk_rows << resident;
       }
     }
   }
@@ -82,10 +74,8 @@ class TestRowPartition : public QObject {
     QFETCH(QString, file);
     QFETCH(int, chunk_rows);
     QFETCH(bool, resident);
-    ReadOptions o;
-    if (chunk_rows > 0)
-      o.chunk_rows = static_cast<std::size_t>(chunk_rows);
-    o.mode = resident ? ReadMode::kResident : ReadMode::kStreaming;
+    const ReadOptions o =
+        chunkedReadOptions(chunk_rows, resident ? ReadMode::kResident : ReadMode::kStreaming);
     const std::string path = file.toStdString();
     const Rows full = rowsOf(path, o);
     const std::uint64_t total = full.by_index.size();
@@ -120,8 +110,8 @@ class TestRowPartition : public QObject {
   // Every range [a, b) of the sequence, including empty ones and ones past the end.
   void everyRangeYieldsExactlyItsRows_data() {
     QTest::addColumn<QString>("file");
-    QTest::newRow("ms") << QString::fromStdString(ms_);
-    QTest::newRow("uvfits") << QString::fromStdString(uvfits_);
+    QTest::newRow("ms") << QString::fromStdString(files_.ms());
+    QTest::newRow("uvfits") << QString::fromStdString(files_.uvfits());
   }
 
   void everyRangeYieldsExactlyItsRows() {
@@ -212,7 +202,7 @@ class TestRowPartition : public QObject {
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, rowRangeOfPart({0, 5, 10}, 2));
     // A histogram too short for the source's rows.
     ReadOptions o;
-    auto source = openVisibilitySource(ms_, o);
+    auto source = openVisibilitySource(files_.ms(), o);
     std::vector<double> hist(3, 0.0);
     try {
       addUnflaggedHistogram(*source, 1, hist);
@@ -257,7 +247,7 @@ class TestRowPartition : public QObject {
     req.hours = 0.5;
     req.integration_s = 60.0;
     req.nchan = 4;
-    req.output = (dir_.path() + "/flagged.ms").toStdString();
+    req.output = (files_.dir() + "/flagged.ms").toStdString();
     sim::runSimulation(req);
     // Zero weight (flagged) for 3 of every 4 rows of the first third of the main table.
     std::size_t nrows = 0;
@@ -295,8 +285,7 @@ class TestRowPartition : public QObject {
   }
 
  private:
-  QTemporaryDir dir_;
-  std::string ms_, uvfits_;
+  KnownReaderFiles files_;
 };
 
 QTEST_GUILESS_MAIN(TestRowPartition)

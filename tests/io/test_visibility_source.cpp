@@ -2,15 +2,13 @@
 // between them. Resident and streaming reads must give bit-identical chunks for any chunk size;
 // passes repeat exactly; rewinding mid-pass restarts cleanly; cancellation stops a read; chunk
 // sizes follow the memory budget.
-#include <QTemporaryDir>
 #include <QtTest>
 
 #include "core/io/read_options.h"
 #include "core/io/visibility_source_factory.h"
 #include "core/util/cancellation.h"
+#include "tests/io/known_reader_files.h"
 #include "tests/io/read_pass.h"
-#include "tests/io/uvfits_fixture.h"
-#include "tests/support/test_ms_builder.h"
 
 using namespace apertura;
 using namespace apertura::testing;
@@ -31,30 +29,19 @@ void compareChunks(const PassSums& a, const PassSums& b) {
 class TestVisibilitySource : public QObject {
   Q_OBJECT
  private slots:
-  void initTestCase() {
-    QVERIFY(dir_.isValid());
-    ms_ = writeTestMs((dir_.path() + "/known.ms").toStdString());
-    uvfits_ = UvfitsFixture::write((dir_.path() + "/known.uvfits").toStdString());
-  }
+  void initTestCase() { files_.write(); }
 
   void residentAndStreamingAreBitIdentical_data() {
     QTest::addColumn<QString>("file");
     QTest::addColumn<int>("chunk_rows");
-    for (int rows : {1, 2, 3, 0}) {
-      QTest::newRow(qPrintable(QString("ms rows=%1").arg(rows)))
-          << QString::fromStdString(ms_) << rows;
-      QTest::newRow(qPrintable(QString("uvfits rows=%1").arg(rows)))
-          << QString::fromStdString(uvfits_) << rows;
-    }
+    for (const ChunkedReadCase& c : files_.chunkedReadCases())
+      QTest::newRow(qPrintable(c.tag)) << c.file << c.chunk_rows;
   }
 
   void residentAndStreamingAreBitIdentical() {
     QFETCH(QString, file);
     QFETCH(int, chunk_rows);
-    ReadOptions o;
-    if (chunk_rows > 0)
-      o.chunk_rows = static_cast<std::size_t>(chunk_rows);
-    o.mode = ReadMode::kStreaming;
+    ReadOptions o = chunkedReadOptions(chunk_rows, ReadMode::kStreaming);
     auto streaming = openVisibilitySource(file.toStdString(), o);
     QVERIFY(!streaming->resident());
     o.mode = ReadMode::kResident;
@@ -79,7 +66,7 @@ class TestVisibilitySource : public QObject {
     ReadOptions o;
     o.chunk_rows = 1;
     o.mode = ReadMode::kStreaming;
-    auto src = openVisibilitySource(ms_, o);
+    auto src = openVisibilitySource(files_.ms(), o);
     const PassSums full = readPass(*src, true);
     VisibilityChunk chunk;
     src->rewind();
@@ -96,7 +83,7 @@ class TestVisibilitySource : public QObject {
     o.chunk_rows = 1;
     o.mode = ReadMode::kStreaming;
     o.cancel = &token;
-    auto src = openVisibilitySource(ms_, o);
+    auto src = openVisibilitySource(files_.ms(), o);
     VisibilityChunk chunk;
     QVERIFY(src->next(chunk));
     token.cancel();
@@ -113,7 +100,7 @@ class TestVisibilitySource : public QObject {
     o.memory_budget_bytes = 4 * 3 * bytesPerChunkRow(8, 2) + 7;
     QCOMPARE(autoChunkRows(o, 8, 2), std::size_t(3));
     o.mode = ReadMode::kStreaming;
-    auto src = openVisibilitySource(ms_, o);
+    auto src = openVisibilitySource(files_.ms(), o);
     QCOMPARE(src->info().chunk_rows, std::size_t(3));
     o.chunk_rows = 5;  // an explicit size wins
     QCOMPARE(autoChunkRows(o, 8, 2), std::size_t(5));
@@ -123,11 +110,11 @@ class TestVisibilitySource : public QObject {
     ReadOptions o;
     o.mode = ReadMode::kAuto;
     o.memory_budget_bytes = std::size_t{1} << 30;
-    auto big = openVisibilitySource(ms_, o);
+    auto big = openVisibilitySource(files_.ms(), o);
     QVERIFY(big->resident());
     QCOMPARE(residentBytes(big->info()), std::size_t(64 * 12 + 10 * 48));
     o.memory_budget_bytes = 1000;  // less than the 1248 bytes the selection needs
-    auto small = openVisibilitySource(ms_, o);
+    auto small = openVisibilitySource(files_.ms(), o);
     QVERIFY(!small->resident());
     // Chunk boundaries differ with the budget; the samples, in order, do not.
     const PassSums a = readPass(*big), b = readPass(*small);
@@ -138,8 +125,7 @@ class TestVisibilitySource : public QObject {
   }
 
  private:
-  QTemporaryDir dir_;
-  std::string ms_, uvfits_;
+  KnownReaderFiles files_;
 };
 
 QTEST_GUILESS_MAIN(TestVisibilitySource)

@@ -8,12 +8,11 @@
 
 #include <cmath>
 
-#include "core/engine/engine.h"
-#include "core/pipeline/imaging_pipeline.h"
 #include "core/rml/restore.h"
 #include "core/sim/array_layout.h"
 #include "core/sim/image_sky.h"
 #include "core/sim/simulator.h"
+#include "tests/support/pipeline_run.h"
 
 using namespace apertura;
 
@@ -87,12 +86,9 @@ class TestDiskReconstruction : public QObject {
     s.optimizer.method = "lbfgs";
     s.optimizer.max_iterations = 300;
     s.optimizer.relative_tolerance = 1e-9;
-    auto products = std::make_shared<pipeline::ImagingProducts>();
-    engine::Engine engine;
-    engine.start(s, pipeline::makeImagingPipeline(products),
-                 std::make_shared<engine::RunObserver>());
-    const engine::RunOutcome out = engine.wait();
-    QVERIFY2(out.state == engine::RunState::Finished, out.message.c_str());
+    const testing::PipelineRun run = testing::runImagingPipeline(s);
+    QVERIFY2(run.finished(), run.outcome.message.c_str());
+    const auto& products = run.products;
 
     const FitsImage truth_img =
         sim::renderSkyImage(sky, kSize, kCellArcsec * kArcsec, kRa, kDec, kFrequencyHz);

@@ -13,9 +13,9 @@
 #include "core/io/visibility_source_factory.h"
 #include "core/pipeline/imaging_pipeline.h"
 #include "core/project/project_settings.h"
-#include "core/sim/array_layout.h"
 #include "core/sim/predict.h"
-#include "core/sim/simulator.h"
+#include "tests/support/pipeline_run.h"
+#include "tests/support/simulated_ms.h"
 
 using namespace apertura;
 
@@ -54,15 +54,10 @@ class TestImagingPipeline : public QObject {
     sky.reference_frequency_hz = 230e9;
     sky.points.push_back(
         {1.0, kEastCells * kCellArcsec * kArcsec, kNorthCells * kCellArcsec * kArcsec, 0.0});
-    sim::ObservationSpec spec;
+    sim::ObservationSpec spec = testing::almaTestObservation();
     spec.ra_rad = 1.2;
-    spec.dec_rad = -0.5;
-    spec.duration_h = 1.0;
-    spec.integration_s = 120.0;
-    spec.spectral_windows = {sim::SpectralWindowSpec{230e9, 100e6, 1}};
-    spec.sigma_jy = 0.05;
     spec.seed = 7;
-    sim::simulateMeasurementSet(sky, sim::almaCompactLayout(), spec, ms_, false);
+    testing::simulateAlmaCompactMs(ms_, sky, spec);
   }
 
   void pointSourceRunsEndToEnd() {
@@ -80,12 +75,10 @@ class TestImagingPipeline : public QObject {
     s.output.write_model_column = true;
     s.output.write_residual_column = true;
 
-    auto products = std::make_shared<pipeline::ImagingProducts>();
     auto observer = std::make_shared<CountingObserver>();
-    engine::Engine engine;
-    engine.start(s, pipeline::makeImagingPipeline(products), observer);
-    const engine::RunOutcome out = engine.wait();
-    QVERIFY2(out.state == engine::RunState::Finished, out.message.c_str());
+    const testing::PipelineRun run = testing::runImagingPipeline(s, observer);
+    QVERIFY2(run.finished(), run.outcome.message.c_str());
+    const auto& products = run.products;
 
     const int ix = kSize / 2 - kEastCells;  // RA increases to the left
     const int iy = kSize / 2 + kNorthCells;

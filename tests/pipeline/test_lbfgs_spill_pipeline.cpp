@@ -12,8 +12,8 @@
 #include "core/engine/engine.h"
 #include "core/pipeline/imaging_pipeline.h"
 #include "core/project/project_settings.h"
-#include "core/sim/array_layout.h"
-#include "core/sim/simulator.h"
+#include "tests/support/pipeline_run.h"
+#include "tests/support/simulated_ms.h"
 
 using namespace apertura;
 namespace fs = std::filesystem;
@@ -61,15 +61,11 @@ class TestLbfgsSpillPipeline : public QObject {
     sim::SkyModel sky;
     sky.reference_frequency_hz = 230e9;
     sky.points.push_back({1.0, 6 * kCellArcsec * kArcsec, 4 * kCellArcsec * kArcsec, 0.0});
-    sim::ObservationSpec spec;
+    sim::ObservationSpec spec = testing::almaTestObservation();
     spec.ra_rad = 1.2;
-    spec.dec_rad = -0.5;
     spec.duration_h = 0.5;
-    spec.integration_s = 120.0;
-    spec.spectral_windows = {sim::SpectralWindowSpec{230e9, 100e6, 1}};
-    spec.sigma_jy = 0.05;
     spec.seed = 3;
-    sim::simulateMeasurementSet(sky, sim::almaCompactLayout(), spec, ms_, false);
+    testing::simulateAlmaCompactMs(ms_, sky, spec);
   }
 
   void spilledRunGivesTheSameModel() {
@@ -90,16 +86,13 @@ class TestLbfgsSpillPipeline : public QObject {
       s.optimizer.max_iterations = 40;
       s.optimizer.relative_tolerance = 0.0;
       s.output.prefix = dir_.path().toStdString() + "/run";
-      auto products = std::make_shared<pipeline::ImagingProducts>();
       auto observer = std::make_shared<SpillObserver>(scratch_);
-      engine::Engine engine;
-      engine.start(s, pipeline::makeImagingPipeline(products), observer);
-      const engine::RunOutcome out = engine.wait();
-      if (out.state != engine::RunState::Finished)
-        qWarning("run failed: %s", out.message.c_str());
+      const testing::PipelineRun done = testing::runImagingPipeline(s, observer);
+      if (!done.finished())
+        qWarning("run failed: %s", done.outcome.message.c_str());
       *iterations = observer->iterations;
       *entries = observer->max_entries;
-      return products->model;
+      return done.products->model;
     };
     int it_ram = 0, it_spill = 0;
     std::size_t entries_ram = 0, entries_spill = 0;

@@ -4,12 +4,10 @@
 #include <QtTest>
 #include <cmath>
 
-#include "core/engine/engine.h"
-#include "core/pipeline/imaging_pipeline.h"
 #include "core/pipeline/mask_raster.h"
 #include "core/project/project_settings.h"
-#include "core/sim/array_layout.h"
-#include "core/sim/simulator.h"
+#include "tests/support/pipeline_run.h"
+#include "tests/support/simulated_ms.h"
 
 using namespace apertura;
 
@@ -44,15 +42,10 @@ class TestMaskSupport : public QObject {
     sky.reference_frequency_hz = 230e9;
     sky.points.push_back({1.0, 6 * kCellArcsec * kArcsec, 4 * kCellArcsec * kArcsec, 0.0});
     sky.points.push_back({0.8, -8 * kCellArcsec * kArcsec, -6 * kCellArcsec * kArcsec, 0.0});
-    sim::ObservationSpec spec;
+    sim::ObservationSpec spec = testing::almaTestObservation();
     spec.ra_rad = 1.2;
-    spec.dec_rad = -0.5;
-    spec.duration_h = 1.0;
-    spec.integration_s = 120.0;
-    spec.spectral_windows = {sim::SpectralWindowSpec{230e9, 100e6, 1}};
-    spec.sigma_jy = 0.05;
     spec.seed = 11;
-    sim::simulateMeasurementSet(sky, sim::almaCompactLayout(), spec, ms_, false);
+    testing::simulateAlmaCompactMs(ms_, sky, spec);
   }
 
   void solversHoldPixelsOutsideTheMaskAtZero_data() {
@@ -87,12 +80,9 @@ class TestMaskSupport : public QObject {
     if (masked)
       s.mask = {{"rectangle", false, {kAx - 6.0, kAy - 6.0, kAx + 6.0, kAy + 6.0}}};
 
-    auto products = std::make_shared<pipeline::ImagingProducts>();
-    engine::Engine engine;
-    engine.start(s, pipeline::makeImagingPipeline(products),
-                 std::make_shared<engine::RunObserver>());
-    const engine::RunOutcome out = engine.wait();
-    QVERIFY2(out.state == engine::RunState::Finished, out.message.c_str());
+    const testing::PipelineRun run = testing::runImagingPipeline(s);
+    QVERIFY2(run.finished(), run.outcome.message.c_str());
+    const auto& products = run.products;
     QCOMPARE(products->model.size(), std::size_t(kSize * kSize));
 
     // Source A is inside the mask either way and keeps about its flux.

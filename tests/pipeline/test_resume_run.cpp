@@ -6,16 +6,12 @@
 #include <cmath>
 #include <mutex>
 
-#include "core/engine/engine.h"
-#include "core/pipeline/imaging_pipeline.h"
-#include "core/sim/array_layout.h"
-#include "core/sim/simulator.h"
+#include "tests/support/pipeline_run.h"
+#include "tests/support/simulated_ms.h"
 
 using namespace apertura;
 
 namespace {
-
-constexpr double kArcsec = M_PI / (180.0 * 3600.0);
 
 struct Chi2Observer : engine::RunObserver {
   void iteration(const engine::IterationMetrics& m) override {
@@ -32,12 +28,9 @@ struct Result {
 };
 
 Result run(const project::ProjectSettings& s) {
-  auto products = std::make_shared<pipeline::ImagingProducts>();
   auto observer = std::make_shared<Chi2Observer>();
-  engine::Engine engine;
-  engine.start(s, pipeline::makeImagingPipeline(products), observer);
   Result r;
-  r.outcome = engine.wait();
+  r.outcome = testing::runImagingPipeline(s, observer).outcome;
   r.chi2 = observer->chi2;
   return r;
 }
@@ -51,18 +44,7 @@ class TestResumeRun : public QObject {
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     const std::string ms = dir.path().toStdString() + "/pt.ms";
-    sim::SkyModel sky;
-    sky.reference_frequency_hz = 230e9;
-    sky.points.push_back({1.0, 0.6 * kArcsec, 0.3 * kArcsec, 0.0});
-    sky.gaussians.push_back(
-        {0.5, -0.4 * kArcsec, 0.2 * kArcsec, 0.5 * kArcsec, 0.3 * kArcsec, 0.5, 0.0});
-    sim::ObservationSpec spec;
-    spec.dec_rad = -0.5;
-    spec.duration_h = 1.0;
-    spec.integration_s = 120.0;
-    spec.spectral_windows = {sim::SpectralWindowSpec{230e9, 100e6, 1}};
-    spec.sigma_jy = 0.05;
-    sim::simulateMeasurementSet(sky, sim::almaCompactLayout(), spec, ms, false);
+    testing::simulateAlmaCompactMs(ms, testing::pointAndGaussianSky());
 
     project::ProjectSettings s = project::defaultProject();
     s.data.path = ms;

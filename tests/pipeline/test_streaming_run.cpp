@@ -7,25 +7,18 @@
 #include <cstring>
 #include <filesystem>
 
-#include "core/engine/engine.h"
-#include "core/pipeline/imaging_pipeline.h"
-#include "core/sim/array_layout.h"
-#include "core/sim/simulator.h"
+#include "tests/support/pipeline_run.h"
+#include "tests/support/simulated_ms.h"
 
 using namespace apertura;
 
 namespace {
 
-constexpr double kArcsec = M_PI / (180.0 * 3600.0);
-
 std::shared_ptr<pipeline::ImagingProducts> run(const project::ProjectSettings& s) {
-  auto products = std::make_shared<pipeline::ImagingProducts>();
-  engine::Engine engine;
-  engine.start(s, pipeline::makeImagingPipeline(products), std::make_shared<engine::RunObserver>());
-  const engine::RunOutcome outcome = engine.wait();
-  if (outcome.state != engine::RunState::Finished)
-    throw std::runtime_error(outcome.message);
-  return products;
+  const testing::PipelineRun r = testing::runImagingPipeline(s);
+  if (!r.finished())
+    throw std::runtime_error(r.outcome.message);
+  return r.products;
 }
 
 template <typename T>
@@ -46,19 +39,10 @@ class TestStreamingRun : public QObject {
   void initTestCase() {
     QVERIFY(dir_.isValid());
     const std::string ms = dir_.path().toStdString() + "/two-spw.ms";
-    sim::SkyModel sky;
-    sky.reference_frequency_hz = 230e9;
-    sky.points.push_back({1.0, 0.6 * kArcsec, 0.3 * kArcsec, 0.0});
-    sky.gaussians.push_back(
-        {0.5, -0.4 * kArcsec, 0.2 * kArcsec, 0.5 * kArcsec, 0.3 * kArcsec, 0.5, 0.0});
-    sim::ObservationSpec spec;
-    spec.dec_rad = -0.5;
-    spec.duration_h = 1.0;
-    spec.integration_s = 120.0;
+    sim::ObservationSpec spec = testing::almaTestObservation();
     spec.spectral_windows = {sim::SpectralWindowSpec{230e9, 100e6, 2},
                              sim::SpectralWindowSpec{232e9, 100e6, 3}};
-    spec.sigma_jy = 0.05;
-    sim::simulateMeasurementSet(sky, sim::almaCompactLayout(), spec, ms, false);
+    testing::simulateAlmaCompactMs(ms, testing::pointAndGaussianSky(), spec);
 
     base_ = project::defaultProject();
     base_.data.path = ms;

@@ -11,7 +11,8 @@ namespace apertura::cli {
 
 CLI::App* addSimulateCommand(CLI::App& app, SimulateOptions& o) {
   auto* cmd = app.add_subcommand(
-      "simulate", "Simulate an observation of a sky model and write a Measurement Set");
+      "simulate",
+      "Simulate an observation of a sky model and write a Measurement Set or a UVFITS file");
   cmd->add_option("--point", o.points, "Point source FLUX_JY,DRA_ARCSEC,DDEC_ARCSEC[,ALPHA]");
   cmd->add_option("--gaussian", o.gaussians,
                   "Gaussian FLUX,DRA,DDEC,MAJ_ARCSEC,MIN_ARCSEC,PA_DEG[,ALPHA]");
@@ -19,6 +20,11 @@ CLI::App* addSimulateCommand(CLI::App& app, SimulateOptions& o) {
                   "Inclined ring/disk FLUX,DRA,DDEC,R_IN,GAP_IN,GAP_OUT,R_OUT (arcsec),INC_DEG,"
                   "PA_DEG[,GAP_DEPTH[,POWER_INDEX]]");
   cmd->add_option("--sky-fits", o.sky_fits, "FITS image in Jy/pixel (with its WCS)");
+  cmd->add_option("--predict", o.predict,
+                  "How --sky-fits is predicted: exact (direct DFT), fast (gridding operator) "
+                  "or auto")
+      ->check(CLI::IsMember({"exact", "fast", "auto"}))
+      ->capture_default_str();
   cmd->add_option("--ref-freq", o.ref_freq_hz,
                   "Reference frequency of fluxes and spectral "
                   "indices (Hz; default: first channel)");
@@ -46,7 +52,10 @@ CLI::App* addSimulateCommand(CLI::App& app, SimulateOptions& o) {
       ->check(CLI::IsMember({"linear", "circular"}))
       ->capture_default_str();
   cmd->add_option("--seed", o.seed, "Noise and layout seed")->capture_default_str();
-  cmd->add_option("-o,--output", o.output, "Output Measurement Set")->required();
+  cmd->add_option("-o,--output", o.output,
+                  "Output: a Measurement Set, or UVFITS when the name ends in .uvfits, .uvf, "
+                  ".fits or .fit")
+      ->required();
   cmd->add_flag("--overwrite", o.overwrite, "Replace an existing output");
   return cmd;
 }
@@ -59,11 +68,13 @@ int runSimulate(const SimulateOptions& o) {
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::printf(
-        "Wrote %s: %llu rows, %llu visibilities x 2 correlations, %zu antennas (%s), "
+        "Wrote %s (%s): %llu rows, %llu visibilities x 2 correlations, %zu antennas (%s), "
         "%.2f s\n",
-        o.output.c_str(), static_cast<unsigned long long>(s.rows),
-        static_cast<unsigned long long>(s.visibilities), outcome.antennas,
-        outcome.telescope.c_str(), seconds);
+        o.output.c_str(), sim::outputFormatName(outcome.format),
+        static_cast<unsigned long long>(s.rows), static_cast<unsigned long long>(s.visibilities),
+        outcome.antennas, outcome.telescope.c_str(), seconds);
+    if (!outcome.image_prediction.empty())
+      std::printf("  sky image predicted by %s\n", outcome.image_prediction.c_str());
     for (std::size_t i = 0; i < s.sigma_jy.size(); ++i) {
       std::printf("  spw %zu: noise sigma %.6g Jy per real/imaginary part\n", i, s.sigma_jy[i]);
     }

@@ -33,12 +33,16 @@ void directionCosines(double ra, double dec, double ra0, double dec0, double& l,
   m = std::sin(dec) * std::cos(dec0) - std::cos(dec) * std::sin(dec0) * std::cos(dra);
 }
 
-std::vector<PointSource> imageToPointSources(const FitsImage& img, double ra0, double dec0) {
+void requireJyPerPixel(const FitsImage& img) {
   const std::string unit = upper(img.bunit);
   if (unit != "JY/PIXEL" && unit != "JY/PIX") {
     throw InputError("sky image",
                      "BUNIT is '" + img.bunit + "'; a sky model image must be in JY/PIXEL");
   }
+}
+
+std::vector<PointSource> imageToPointSources(const FitsImage& img, double ra0, double dec0) {
+  requireJyPerPixel(img);
   std::vector<double> xy;
   std::vector<double> flux;
   for (int y = 0; y < img.ny; ++y) {

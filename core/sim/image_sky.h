@@ -14,6 +14,9 @@ namespace apertura::sim {
 std::vector<PointSource> imageToPointSources(const FitsImage& image, double phase_ra_rad,
                                              double phase_dec_rad);
 
+// Throws InputError when BUNIT is not Jy/pixel (a Jy/beam image is not a sky model).
+void requireJyPerPixel(const FitsImage& image);
+
 // Direction cosines of (ra, dec) relative to the phase centre (l east, m north).
 void directionCosines(double ra, double dec, double ra0, double dec0, double& l, double& m);
 

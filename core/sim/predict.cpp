@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "core/sim/disk_model.h"
+#include "core/sim/image_predictor.h"
 
 namespace apertura::sim {
 namespace {
@@ -122,6 +123,8 @@ void predictVisibilities(const SkyModel& sky, const double* uvw_m, std::size_t r
       }
     }
   });
+  if (sky.fast_image)
+    sky.fast_image->addVisibilities(uvw_m, rows, freqs, out);
 }
 
 }  // namespace apertura::sim

@@ -17,7 +17,8 @@ namespace apertura::sim {
 //
 // Evaluates the model for `rows` rows of uvw (metres, 3 per row) at every frequency and writes
 // out[row * nchan + chan] (Stokes I; an unpolarised sky gives XX = YY = RR = LL = I).
-// Parallel over rows (oneTBB); the result does not depend on the number of threads.
+// Parallel over rows (oneTBB); the result does not depend on the number of threads. A fast image
+// (SkyModel::fast_image) is added through the gridding operator, to its epsilon.
 void predictVisibilities(const SkyModel& sky, const double* uvw_m, std::size_t rows,
                          const std::vector<double>& frequencies_hz, std::complex<double>* out);
 

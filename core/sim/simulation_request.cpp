@@ -1,9 +1,11 @@
 #include "core/sim/simulation_request.h"
 
+#include <cmath>
 #include <sstream>
 
 #include "core/io/fits_image_io.h"
 #include "core/sim/array_layout.h"
+#include "core/sim/image_predictor.h"
 #include "core/sim/image_sky.h"
 #include "core/sim/sky_spec.h"
 #include "core/util/input_error.h"
@@ -33,6 +35,39 @@ ObservationSpec observationFrom(const SimulationRequest& o) {
   return spec;
 }
 
+// Puts the --sky-fits image into the sky, on the path the request asks for; returns how.
+std::string addSkyImage(const SimulationRequest& o, const ObservationSpec& spec,
+                        const ArrayLayout& layout, SkyModel& sky) {
+  if (o.predict != "auto" && o.predict != "exact" && o.predict != "fast") {
+    throw InputError("--predict", "'" + o.predict + "' is not one of exact, fast, auto");
+  }
+  const FitsImage image = readFitsImage(o.sky_fits);
+  requireJyPerPixel(image);
+  std::size_t pixels = 0;
+  for (double v : image.pixels)
+    pixels += v != 0.0 && !std::isnan(v) ? 1 : 0;
+  const double work =
+      static_cast<double>(pixels) * static_cast<double>(plannedVisibilities(spec, layout));
+  const std::string why = FastImageModel::unsupportedReason(image, spec.ra_rad, spec.dec_rad);
+  if (o.predict == "fast" && !why.empty()) {
+    throw InputError(o.sky_fits, "--predict fast: " + why + " (use --predict exact)");
+  }
+  const bool fast =
+      o.predict == "fast" || (o.predict == "auto" && why.empty() && work > kExactPredictLimit);
+  if (fast) {
+    sky.fast_image = std::make_shared<FastImageModel>(image, spec.ra_rad, spec.dec_rad);
+    std::ostringstream s;
+    s << "gridding operator (" << pixels << " pixels, epsilon " << sky.fast_image->epsilon() << ")";
+    return s.str();
+  }
+  const auto points = imageToPointSources(image, spec.ra_rad, spec.dec_rad);
+  sky.points.insert(sky.points.end(), points.begin(), points.end());
+  std::string how = "exact DFT (" + std::to_string(points.size()) + " pixels)";
+  if (o.predict == "auto" && work > kExactPredictLimit)
+    how += "; the gridding operator cannot be used: " + why;
+  return how;
+}
+
 SkyModel skyFrom(const SimulationRequest& o, const ObservationSpec& spec) {
   SkyModel sky;
   sky.reference_frequency_hz =
@@ -43,11 +78,7 @@ SkyModel skyFrom(const SimulationRequest& o, const ObservationSpec& spec) {
     sky.gaussians.push_back(parseGaussianSpec(g));
   for (const auto& d : o.disks)
     sky.disks.push_back(parseDiskSpec(d));
-  if (!o.sky_fits.empty()) {
-    const auto pixels = imageToPointSources(readFitsImage(o.sky_fits), spec.ra_rad, spec.dec_rad);
-    sky.points.insert(sky.points.end(), pixels.begin(), pixels.end());
-  }
-  if (sky.empty()) {
+  if (sky.empty() && o.sky_fits.empty()) {
     throw InputError("simulate", "no sky model: give --point, --gaussian, --disk or --sky-fits");
   }
   return sky;
@@ -65,7 +96,7 @@ std::string commandLine(const SimulationRequest& o) {
   for (const auto& d : o.disks)
     s << " --disk " << d;
   if (!o.sky_fits.empty())
-    s << " --sky-fits " << o.sky_fits;
+    s << " --sky-fits " << o.sky_fits << " --predict " << o.predict;
   return s.str();
 }
 
@@ -74,11 +105,14 @@ std::string commandLine(const SimulationRequest& o) {
 SimulationOutcome runSimulation(const SimulationRequest& o,
                                 const std::function<void(double)>& progress) {
   ObservationSpec spec = observationFrom(o);
-  const SkyModel sky = skyFrom(o, spec);
+  SkyModel sky = skyFrom(o, spec);
   const ArrayLayout layout = arrayLayoutFromSpec(o.array, o.seed);
-  spec.history.push_back(simulationCommandLine(o));
   SimulationOutcome out;
-  out.summary = simulateMeasurementSet(sky, layout, spec, o.output, o.overwrite, progress);
+  if (!o.sky_fits.empty())
+    out.image_prediction = addSkyImage(o, spec, layout, sky);
+  spec.history.push_back(simulationCommandLine(o));
+  out.format = outputFormatForPath(o.output);
+  out.summary = simulateObservation(sky, layout, spec, o.output, out.format, o.overwrite, progress);
   out.antennas = layout.antennas.size();
   out.telescope = layout.telescope_name;
   return out;

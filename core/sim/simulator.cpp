@@ -5,17 +5,13 @@
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
 
 #include "core/sim/predict.h"
-#include "core/util/atomic_file.h"
 #include "core/util/input_error.h"
 #include "core/util/random.h"
 
 namespace apertura::sim {
 namespace {
-
-namespace fs = std::filesystem;
 
 constexpr double kSiderealDayS = 86164.0905;
 
@@ -62,8 +58,8 @@ MsLayout makeMsLayout(const ArrayLayout& layout, const ObservationSpec& spec, do
   ml.end_time_mjd_s = t_end;
   ml.history = spec.history;
   ml.history.push_back(
-      "Simulated by Apertura: exact visibilities (analytic components, direct "
-      "DFT for pixels), casacore-convention UVW, seed " +
+      "Simulated by Apertura: exact visibilities (analytic components; image "
+      "pixels by direct DFT or the gridding operator), casacore-convention UVW, seed " +
       std::to_string(spec.seed));
   return ml;
 }
@@ -91,41 +87,10 @@ void fillData(const std::complex<double>* model, std::size_t rows, std::size_t n
   });
 }
 
-// The MS appears under its final name only when complete.
-class AtomicDirectory {
- public:
-  AtomicDirectory(const std::string& final_path, bool overwrite)
-      : final_(final_path), temp_(temporarySiblingPath(final_path)) {
-    std::error_code ec;
-    if (fs::exists(final_, ec) && !overwrite) {
-      throw InputError(final_, "already exists (use --overwrite to replace it)");
-    }
-    fs::remove_all(temp_, ec);
-  }
-  ~AtomicDirectory() {
-    std::error_code ec;
-    if (!committed_)
-      fs::remove_all(temp_, ec);
-  }
-  const std::string& temp() const { return temp_; }
-  void commit() {
-    std::error_code ec;
-    const std::string old = temporarySiblingPath(final_) + ".old";
-    const bool had_old = fs::exists(final_, ec);
-    if (had_old)
-      fs::rename(final_, old, ec);
-    fs::rename(temp_, final_, ec);
-    if (ec)
-      throw InputError(final_, "could not move the finished table into place: " + ec.message());
-    if (had_old)
-      fs::remove_all(old, ec);
-    committed_ = true;
-  }
-
- private:
-  std::string final_, temp_;
-  bool committed_ = false;
-};
+std::size_t timeSteps(const ObservationSpec& spec) {
+  return static_cast<std::size_t>(
+      std::max(1.0, std::floor(spec.duration_h * 3600.0 / spec.integration_s + 0.5)));
+}
 
 }  // namespace
 
@@ -165,10 +130,25 @@ SimulationSummary simulateMeasurementSet(const SkyModel& sky, const ArrayLayout&
                                          const ObservationSpec& spec, const std::string& ms_path,
                                          bool overwrite,
                                          const std::function<void(double)>& progress) {
-  validate(spec, layout, ms_path);
-  AtomicDirectory target(ms_path, overwrite);
-  const auto ntimes = static_cast<std::size_t>(
-      std::max(1.0, std::floor(spec.duration_h * 3600.0 / spec.integration_s + 0.5)));
+  return simulateObservation(sky, layout, spec, ms_path, OutputFormat::MeasurementSet, overwrite,
+                             progress);
+}
+
+std::uint64_t plannedVisibilities(const ObservationSpec& spec, const ArrayLayout& layout) {
+  const std::uint64_t nant = layout.antennas.size();
+  std::uint64_t channels = 0;
+  for (const auto& w : spec.spectral_windows)
+    channels += static_cast<std::uint64_t>(std::max(0, w.channels));
+  const double steps = spec.integration_s > 0.0 ? static_cast<double>(timeSteps(spec)) : 1.0;
+  return static_cast<std::uint64_t>(steps) * (nant * (nant > 0 ? nant - 1 : 0) / 2) * channels;
+}
+
+SimulationSummary simulateObservation(const SkyModel& sky, const ArrayLayout& layout,
+                                      const ObservationSpec& spec, const std::string& path,
+                                      OutputFormat format, bool overwrite,
+                                      const std::function<void(double)>& progress) {
+  validate(spec, layout, path);
+  const std::size_t ntimes = timeSteps(spec);
   const double t0 = startTimeForHourAngle(spec, layout);
   const double t_end = t0 + static_cast<double>(ntimes) * spec.integration_s;
   SimulationSummary summary;
@@ -192,10 +172,18 @@ SimulationSummary simulateMeasurementSet(const SkyModel& sky, const ArrayLayout&
   std::size_t max_chan = 1;
   for (const auto& w : spec.spectral_windows)
     max_chan = std::max<std::size_t>(max_chan, w.channels);
-  // Several integrations per prediction call keep every thread busy on small arrays.
-  const std::size_t times_per_chunk = std::max<std::size_t>(1, 262144 / (nbl * max_chan));
+  // Several integrations per prediction call keep every thread busy on small arrays; an image
+  // predicted through the gridding operator pays an FFT per call, so it gets larger calls.
+  const std::size_t samples_per_call = sky.fast_image ? (std::size_t(1) << 22) : 262144;
+  const std::size_t times_per_chunk = std::max<std::size_t>(1, samples_per_call / (nbl * max_chan));
 
-  MeasurementSetWriter writer(target.temp(), makeMsLayout(layout, spec, t0, t_end));
+  SinkOptions sink_options;
+  sink_options.overwrite = overwrite;
+  sink_options.rows_per_spectral_window = ntimes * nbl;
+  sink_options.ut1_minus_utc_s = spec.eop.ut1_minus_utc_s;
+  sink_options.tai_minus_utc_s = taiMinusUtc(t0 / 86400.0);
+  const auto sink =
+      openVisibilitySink(format, path, makeMsLayout(layout, spec, t0, t_end), sink_options);
   std::vector<Vec3> ant_uvw;
   std::vector<double> uvw, times;
   std::vector<std::complex<double>> model;
@@ -242,7 +230,7 @@ SimulationSummary simulateMeasurementSet(const SkyModel& sky, const ArrayLayout&
         const float sig = sigma > 0.0 ? static_cast<float>(sigma) : 1.0f;
         block.sigma.assign(nbl * 2, sig);
         block.weight.assign(nbl * 2, 1.0f / (sig * sig));
-        writer.write(block);
+        sink->write(block);
         summary.rows += nbl;
         summary.visibilities += nbl * nchan;
       }
@@ -250,8 +238,7 @@ SimulationSummary simulateMeasurementSet(const SkyModel& sky, const ArrayLayout&
     if (progress)
       progress(static_cast<double>(k0 + nt) / static_cast<double>(ntimes));
   }
-  writer.close();
-  target.commit();
+  sink->finish();
   return summary;
 }
 

@@ -9,6 +9,7 @@
 #include "core/sim/array_layout.h"
 #include "core/sim/sky_model.h"
 #include "core/sim/uvw.h"
+#include "core/sim/visibility_sink.h"
 
 namespace apertura::sim {
 
@@ -60,5 +61,16 @@ SimulationSummary simulateMeasurementSet(const SkyModel& sky, const ArrayLayout&
                                          const ObservationSpec& spec, const std::string& ms_path,
                                          bool overwrite,
                                          const std::function<void(double)>& progress = {});
+
+// The same simulation written as `format`: a Measurement Set as above, or a UVFITS file (see
+// uvfits_writer.h: one random group per row with every spectral window on the IF axis, so the
+// spectral windows need equal channel counts and widths). Same atomicity and overwrite rules.
+SimulationSummary simulateObservation(const SkyModel& sky, const ArrayLayout& layout,
+                                      const ObservationSpec& spec, const std::string& path,
+                                      OutputFormat format, bool overwrite,
+                                      const std::function<void(double)>& progress = {});
+
+// Rows x channels of all spectral windows the observation will have (before it is simulated).
+std::uint64_t plannedVisibilities(const ObservationSpec& spec, const ArrayLayout& layout);
 
 }  // namespace apertura::sim

@@ -1,5 +1,7 @@
 #include "core/sim/sky_model.h"
 
+#include "core/sim/image_predictor.h"
+
 namespace apertura::sim {
 
 double SkyModel::totalFluxJy() const {
@@ -10,6 +12,8 @@ double SkyModel::totalFluxJy() const {
     sum += g.flux_jy;
   for (const auto& d : disks)
     sum += d.flux_jy;
+  if (fast_image)
+    sum += fast_image->totalFluxJy();
   return sum;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <memory>
 #include <vector>
 
 namespace apertura::sim {
@@ -50,13 +51,18 @@ struct RingDiskSource {
   int annuli = 48;  // annuli outside the gap; more follow the power law more closely
 };
 
+class FastImageModel;  // image_predictor.h
+
 struct SkyModel {
   double reference_frequency_hz = 1.0e9;
   std::vector<PointSource> points;  // image pixels become point sources (the exact DFT path)
   std::vector<GaussianSource> gaussians;
   std::vector<RingDiskSource> disks;
+  // An image predicted through the gridding operator (the fast path for large jobs), added to
+  // the components; flat spectrum.
+  std::shared_ptr<const FastImageModel> fast_image;
 
-  bool empty() const { return points.empty() && gaussians.empty() && disks.empty(); }
+  bool empty() const { return points.empty() && gaussians.empty() && disks.empty() && !fast_image; }
   double totalFluxJy() const;  // at the reference frequency
 };
 

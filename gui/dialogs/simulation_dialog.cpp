@@ -5,6 +5,7 @@
 #include <QDir>
 #include <QDoubleSpinBox>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLineEdit>
@@ -42,7 +43,8 @@ SimulationDialog::SimulationDialog(QWidget* parent)
       chan_width_mhz_(spin(0.001, 10000.0, 100.0, 3, " MHz")),
       sigma_(spin(0.0, 1000.0, 0.01, 5, " Jy")),
       seed_(new QSpinBox),
-      output_(new QLineEdit(QDir::home().filePath("simulated.ms"))) {
+      output_(new QLineEdit(QDir::home().filePath("simulated.ms"))),
+      format_(new QComboBox) {
   setWindowTitle(tr("New simulated data set"));
   sky_->setPlainText(
       "point 0.05,0.6,-0.4\n"
@@ -63,8 +65,16 @@ SimulationDialog::SimulationDialog(QWidget* parent)
 
   auto* browse = new QPushButton(tr("Browse…"));
   connect(browse, &QPushButton::clicked, this, &SimulationDialog::chooseOutput);
+  output_->setMinimumWidth(280);
+  format_->setObjectName("outputFormat");
+  format_->addItem(tr("Measurement Set"), "ms");
+  format_->addItem(tr("UVFITS"), "uvfits");
+  format_->setToolTip(tr("UVFITS needs every spectral window to have the same channels"));
+  connect(format_, &QComboBox::activated, this, &SimulationDialog::formatChosen);
+  connect(output_, &QLineEdit::textEdited, this, &SimulationDialog::outputEdited);
   auto* out_row = new QHBoxLayout;
   out_row->addWidget(output_, 1);
+  out_row->addWidget(format_);
   out_row->addWidget(browse);
 
   auto* form = new QFormLayout;
@@ -92,13 +102,32 @@ SimulationDialog::SimulationDialog(QWidget* parent)
 
 void SimulationDialog::setOutput(const QString& path) {
   output_->setText(path);
+  outputEdited(path);
 }
 
 void SimulationDialog::chooseOutput() {
-  const QString path =
-      QFileDialog::getSaveFileName(this, tr("Write Measurement Set"), output_->text());
+  const bool uvfits = format_->currentData().toString() == "uvfits";
+  const QString path = QFileDialog::getSaveFileName(
+      this, uvfits ? tr("Write UVFITS file") : tr("Write Measurement Set"), output_->text(),
+      uvfits ? tr("UVFITS (*.uvfits *.uvf *.fits *.fit)") : tr("Measurement Set (*.ms)"));
   if (!path.isEmpty())
-    output_->setText(path);
+    setOutput(path);
+}
+
+void SimulationDialog::formatChosen(int index) {
+  // The core picks the format from the extension, so the choice rewrites it.
+  QString path = output_->text();
+  const QFileInfo info(path);
+  if (sim::outputFormatForPath(path.toStdString()) == sim::OutputFormat::Uvfits ||
+      info.suffix().compare("ms", Qt::CaseInsensitive) == 0) {
+    path.chop(info.suffix().size() + 1);
+  }
+  output_->setText(path + "." + format_->itemData(index).toString());
+}
+
+void SimulationDialog::outputEdited(const QString& path) {
+  const bool uvfits = sim::outputFormatForPath(path.toStdString()) == sim::OutputFormat::Uvfits;
+  format_->setCurrentIndex(uvfits ? 1 : 0);
 }
 
 sim::SimulationRequest SimulationDialog::request() const {

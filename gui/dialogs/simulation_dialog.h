@@ -13,7 +13,8 @@ class QSpinBox;
 namespace apertura::gui {
 
 // File > New simulated data set: the sky (components, one per line, in the same text form as
-// `apertura-cli simulate`), the array, the observation and the noise, and where to write the MS.
+// `apertura-cli simulate`), the array, the observation and the noise, and where to write the
+// data set (a Measurement Set or a UVFITS file).
 class SimulationDialog : public QDialog {
   Q_OBJECT
 
@@ -27,6 +28,9 @@ class SimulationDialog : public QDialog {
 
  private:
   void chooseOutput();
+  // The format follows the output's extension (.ms or .uvfits/.uvf/.fits/.fit) and vice versa.
+  void formatChosen(int index);
+  void outputEdited(const QString& path);
 
   QPlainTextEdit* sky_;
   QComboBox* array_;
@@ -40,6 +44,7 @@ class SimulationDialog : public QDialog {
   QDoubleSpinBox* sigma_;
   QSpinBox* seed_;
   QLineEdit* output_;
+  QComboBox* format_;
 };
 
 }  // namespace apertura::gui

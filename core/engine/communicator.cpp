@@ -9,6 +9,7 @@ namespace {
 // Rank 0 of 1: a sum over one rank is the data itself, a broadcast from rank 0 leaves it as is.
 class SingleProcessCommunicator final : public Communicator {
  public:
+  explicit SingleProcessCommunicator(bool deterministic) : deterministic_(deterministic) {}
   int rank() const override { return 0; }
   int size() const override { return 1; }
   void sum(double*, std::size_t) override {}
@@ -21,14 +22,23 @@ class SingleProcessCommunicator final : public Communicator {
   }
   bool any(bool flag) override { return flag; }
   void barrier() override {}
-  // One rank: the order of a sum over ranks cannot vary.
-  bool deterministic() const override { return true; }
+  // One rank: the order of a sum over ranks cannot vary; the flag asks for the pipeline's
+  // per-chunk exact sums (communicator.h), which an ordinary run does not pay for.
+  bool deterministic() const override { return deterministic_; }
+
+ private:
+  bool deterministic_ = false;
 };
 
 }  // namespace
 
 Communicator& singleProcessCommunicator() {
-  static SingleProcessCommunicator instance;  // stateless, so one shared instance is safe
+  static SingleProcessCommunicator instance(false);  // immutable, so one shared instance is safe
+  return instance;
+}
+
+Communicator& deterministicSingleProcessCommunicator() {
+  static SingleProcessCommunicator instance(true);
   return instance;
 }
 

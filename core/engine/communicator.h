@@ -21,9 +21,17 @@ class Communicator {
   // True on every rank when `flag` is true on any rank (errors, cancellation).
   virtual bool any(bool flag) = 0;
   virtual void barrier() = 0;
+  // The deterministic reduction (--deterministic-reduction): besides the fixed order of sum(),
+  // the imaging pipeline then splits the rows at chunk boundaries and adds per-chunk partial
+  // images exactly (ExactSum), so that its results are bit for bit the same for any number of
+  // ranks, a single process with this flag included. It costs one FFT per chunk per pass.
   virtual bool deterministic() const = 0;
 };
 
-Communicator& singleProcessCommunicator();  // rank 0 of 1, sums are no-ops
+// Rank 0 of 1, sums are no-ops. deterministic() is false: an ordinary single-process run.
+Communicator& singleProcessCommunicator();
+// Rank 0 of 1 with the deterministic reduction: the single-process run whose results a
+// distributed run with MpiCommunicator(true) reproduces bit for bit.
+Communicator& deterministicSingleProcessCommunicator();
 
 }  // namespace apertura::engine

@@ -18,4 +18,12 @@ namespace apertura::engine {
 RowRange balancedRowRangeForRank(const std::string& path, const ReadOptions& options,
                                  Communicator& comm);
 
+// Collective: the balanced range with both ends moved forward to the nearest chunk boundary of a
+// full read with `options` (chunks are cut as for a full read and then clipped to the range, so a
+// boundary inside a chunk would give two ranks a piece each). Every rank then holds whole chunks,
+// exactly those a single process would read: what the deterministic reduction needs to sum the
+// same per-chunk partials as a single-process run. Finding a boundary reads one chunk per rank.
+RowRange chunkAlignedRowRangeForRank(const std::string& path, const ReadOptions& options,
+                                     Communicator& comm);
+
 }  // namespace apertura::engine

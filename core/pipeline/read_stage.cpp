@@ -1,10 +1,12 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/data/exact_sum.h"
 #include "core/engine/memory_estimate.h"
 #include "core/engine/memory_tracker.h"
 #include "core/engine/process_resources.h"
 #include "core/engine/rank_rows.h"
+#include "core/engine/rank_warnings.h"
 #include "core/io/streamed_chunks.h"
 #include "core/io/visibility_source_factory.h"
 #include "core/pipeline/pipeline_stages.h"
@@ -53,6 +55,9 @@ engine::MemoryEstimate estimateFor(const project::ProjectSettings& s, const Sour
   volume.rows = info.rows;
   volume.samples = info.samples;
   volume.channels_per_row = std::max(1, static_cast<int>(info.max_channels));
+  volume.spectral_windows = std::max<int>(
+      1, static_cast<int>(s.data.spectral_windows.empty() ? info.spectral_windows.size()
+                                                          : s.data.spectral_windows.size()));
   return engine::estimateMemory(s, volume, engine::physicalMemoryBytes());
 }
 
@@ -113,7 +118,10 @@ void readStage(engine::RunContext& ctx, RunData& data, ImagingProducts& out) {
                            source->info().fields.at(std::size_t(first.field_id)).name + ")");
   }
   if (data.distributed()) {
-    options.row_range = engine::balancedRowRangeForRank(s.data.path, options, comm);
+    // The deterministic reduction sums per-chunk partials: each rank must hold whole chunks.
+    options.row_range = comm.deterministic()
+                            ? engine::chunkAlignedRowRangeForRank(s.data.path, options, comm)
+                            : engine::balancedRowRangeForRank(s.data.path, options, comm);
     source = openVisibilitySource(s.data.path, options);
   }
   const engine::MemoryEstimate estimate = estimateFor(s, source->info());
@@ -135,6 +143,7 @@ void readStage(engine::RunContext& ctx, RunData& data, ImagingProducts& out) {
   std::size_t rows = 0, chunks = 0;
   int field = options.selection.field_ids.empty() ? 0 : options.selection.field_ids.front();
   double fmin = INFINITY, fmax = 0.0, fsum = 0.0;
+  std::vector<double> chunk_weight_sums;  // deterministic reduction: summed exactly below
   std::size_t nf = 0;
   while (source->next(chunk)) {
     ctx.checkpoint();
@@ -151,12 +160,15 @@ void readStage(engine::RunContext& ctx, RunData& data, ImagingProducts& out) {
       fsum += f;
       ++nf;
     }
+    double chunk_weights = 0.0;
     for (float w : chunk.weights) {
       if (!(w >= 0.0f))
         throw InputError(s.data.path, "a visibility weight is negative or NaN; expected >= 0");
       data.totals.valid_samples += w > 0.0f ? 1 : 0;
       data.totals.sum_weights += w;
+      chunk_weights += w;
     }
+    chunk_weight_sums.push_back(chunk_weights);
     out.samples += chunk.num_samples();
     for (double t : chunk.time_mjd_s) {
       if (out.start_time_mjd_s == 0.0 || t < out.start_time_mjd_s)
@@ -192,9 +204,15 @@ void readStage(engine::RunContext& ctx, RunData& data, ImagingProducts& out) {
     const double start = out.start_time_mjd_s > 0.0 ? out.start_time_mjd_s : INFINITY;
     out.start_time_mjd_s = -maxOverRanks(comm, -start);
   }
+  if (comm.deterministic())  // the same total for any number of ranks (exact_sum.h)
+    data.totals.sum_weights = ExactSum::total(chunk_weight_sums, data.sumOverRanks());
   if (chunks == 0)
     throw InputError(s.data.path, "no visibilities match the selection");
-  for (const auto& w : source->warnings()) {
+  // Readers count what they saw of their own rows: a distributed run reports the totals.
+  const std::vector<std::string> warnings =
+      data.distributed() ? engine::mergeWarningsOverRanks(source->warnings(), comm)
+                         : source->warnings();
+  for (const auto& w : warnings) {
     out.warnings.push_back(w);
     ctx.observer().warning(w);
   }

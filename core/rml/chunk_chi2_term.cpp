@@ -1,7 +1,12 @@
 #include "core/rml/chunk_chi2_term.h"
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <limits>
+#include <type_traits>
 
+#include "core/data/exact_sum.h"
 #include "core/util/input_error.h"
 
 namespace apertura::rml {
@@ -13,22 +18,73 @@ double secondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
+// Headroom of the exact sums' range over the largest partial seen so far: a later evaluation
+// whose partials grow by more than 2^16 makes the pass start again with a wider range.
+constexpr int kExactHeadroom = 16;
+
+// The adjoint side of the term: A^H of the weighted residuals over the chunks, in the precision
+// U of its operator (the model's own operator, or a double one for a float model).
+template <typename U>
+struct AdjointSide {
+  imaging::ImagingOperator<U>* op = nullptr;
+  bool model_operator = false;  // op is the model's operator: its plans serve both ways
+  std::vector<std::unique_ptr<imaging::PlannedBlock>> plans;  // held chunks only
+  std::vector<std::complex<U>> residual;                      // W (A I - V) of one chunk
+  std::vector<std::complex<U>> image;
+
+  const imaging::PlannedBlock& planFor(const VisibilityChunk& c, std::size_t index,
+                                       const imaging::PlannedBlock& model_plan,
+                                       std::unique_ptr<imaging::PlannedBlock>& own) {
+    if (model_operator)
+      return model_plan;
+    if (!plans.empty()) {
+      if (index >= plans.size())
+        throw std::logic_error("chi2: a held chunk sequence changed length between passes");
+      return *plans[index];
+    }
+    own = op->planBlock(imaging::UvwBlock::of(c));
+    return *own;
+  }
+  // Re(image) into out.
+  void endGrid(std::vector<double>& out) {
+    image.resize(op->geometry().numPixels());
+    op->endGrid(image.data());
+    out.resize(image.size());
+    for (std::size_t p = 0; p < image.size(); ++p)
+      out[p] = double(image[p].real());
+  }
+};
+
 template <typename T>
 class ChunkChi2Term final : public DataTerm {
  public:
   ChunkChi2Term(imaging::ImagingOperator<T>& op, ChunkSequence& chunks, DataTotals totals,
-                SumOverProcesses sum)
+                const ChunkChi2Options& options)
       : op_(op),
         chunks_(chunks),
         totals_(totals),
-        sum_(std::move(sum)),
+        sum_(options.sum),
+        exact_(options.exact_chunk_sums),
         image_(op.geometry().numPixels()) {
+    if constexpr (std::is_same_v<T, float>) {
+      if (options.double_adjoint != nullptr) {
+        if (options.double_adjoint->geometry().numPixels() != image_.size())
+          throw std::invalid_argument("chi2: the double adjoint operator has another image size");
+        wide_.op = options.double_adjoint;
+      }
+    }
+    if (wide_.op == nullptr) {
+      own_.op = &op_;
+      own_.model_operator = true;
+    }
     if (chunks.held()) {
       std::vector<imaging::UvwBlock> blocks;
       chunks.forEach([&](const VisibilityChunk& c, std::size_t) {
         blocks.push_back(imaging::UvwBlock::of(c));
       });
       plans_ = op_.planBlocks(blocks);
+      if (wide_.op != nullptr)
+        wide_.plans = wide_.op->planBlocks(blocks);
     }
   }
 
@@ -38,64 +94,28 @@ class ChunkChi2Term final : public DataTerm {
 
   double evaluate(const double* image, double* gradient, double scale) override {
     const auto start = Clock::now();
-    double plan_s = 0.0, degrid_s = 0.0, residual_s = 0.0, grid_s = 0.0;
     auto t = Clock::now();
     prepareModel(image);
-    degrid_s += secondsSince(t);
-    if (gradient != nullptr)
-      op_.beginGrid();
-    double chi2 = 0.0;
-    chunks_.forEach([&](const VisibilityChunk& c, std::size_t i) {
-      t = Clock::now();
-      std::unique_ptr<imaging::PlannedBlock> own;
-      const imaging::PlannedBlock& plan = planFor(c, i, own);
-      plan_s += secondsSince(t);
-      t = Clock::now();
-      model_.resize(c.num_samples());
-      op_.degridBlock(plan, model_.data());
-      degrid_s += secondsSince(t);
-      t = Clock::now();
-      for (std::size_t k = 0; k < model_.size(); ++k) {
-        const std::complex<double> r =
-            std::complex<double>(model_[k]) - std::complex<double>(c.visibilities[k]);
-        const double w = c.weights[k];
-        chi2 += w * std::norm(r);
-        model_[k] = std::complex<T>(w * r);  // W (A I - V), for the adjoint
-      }
-      residual_s += secondsSince(t);
-      if (gradient != nullptr) {
-        t = Clock::now();
-        op_.gridBlock(plan, model_.data(), nullptr);
-        grid_s += secondsSince(t);
-      }
-    });
-    if (gradient != nullptr) {
-      t = Clock::now();
-      op_.endGrid(image_.data());
-      adjoint_.resize(image_.size());
-      for (std::size_t p = 0; p < image_.size(); ++p)
-        adjoint_[p] = double(image_[p].real());
-      grid_s += secondsSince(t);
-    }
-    if (sum_) {
-      t = Clock::now();
-      sum_(&chi2, 1);
-      if (gradient != nullptr)
-        sum_(adjoint_.data(), adjoint_.size());
-      times_.push_back({"reduce", secondsSince(t)});
-    }
+    pass_.degrid += secondsSince(t);
+    double chi2 = wide_.op != nullptr ? evaluateWith(wide_, gradient != nullptr)
+                                      : evaluateWith(own_, gradient != nullptr);
     if (gradient != nullptr) {
       for (std::size_t p = 0; p < adjoint_.size(); ++p)
         gradient[p] += 2.0 * scale * adjoint_[p];
     }
     const double total = secondsSince(start);
-    times_.push_back({"degrid", degrid_s});
-    times_.push_back({"residual", residual_s});
+    if (pass_.reduce > 0.0 || sum_)
+      times_.push_back({"reduce", pass_.reduce});
+    times_.push_back({"degrid", pass_.degrid});
+    times_.push_back({"residual", pass_.residual});
     if (gradient != nullptr)
-      times_.push_back({"grid", grid_s});
-    times_.push_back({"plan", plan_s});
-    if (!chunks_.held())  // what the pass spent waiting for chunks from disk
-      times_.push_back({"read", std::max(0.0, total - plan_s - degrid_s - residual_s - grid_s)});
+      times_.push_back({"grid", pass_.grid});
+    times_.push_back({"plan", pass_.plan});
+    if (!chunks_.held()) {  // what the pass spent waiting for chunks from disk
+      const double busy = pass_.plan + pass_.degrid + pass_.residual + pass_.grid + pass_.reduce;
+      times_.push_back({"read", std::max(0.0, total - busy)});
+    }
+    pass_ = {};
     return chi2;
   }
 
@@ -122,6 +142,135 @@ class ChunkChi2Term final : public DataTerm {
   }
 
  private:
+  struct PassTimes {
+    double plan = 0.0, degrid = 0.0, residual = 0.0, grid = 0.0, reduce = 0.0;
+  };
+
+  // One pass over the chunks: chi2 (summed over processes) and, with `gradient`, adjoint_.
+  template <typename U>
+  double evaluateWith(AdjointSide<U>& side, bool gradient) {
+    if (exact_)
+      return evaluateExact(side, gradient);
+    if (gradient)
+      side.op->beginGrid();
+    double chi2 = 0.0;
+    pass(side, [&](const VisibilityChunk& c, std::size_t i, double chunk_chi2,
+                   const imaging::PlannedBlock& plan) {
+      chi2 += chunk_chi2;
+      if (gradient) {
+        const auto t = Clock::now();
+        std::unique_ptr<imaging::PlannedBlock> own;
+        side.op->gridBlock(side.planFor(c, i, plan, own), side.residual.data(), nullptr);
+        pass_.grid += secondsSince(t);
+      }
+    });
+    if (gradient) {
+      const auto t = Clock::now();
+      side.endGrid(adjoint_);
+      pass_.grid += secondsSince(t);
+    }
+    if (sum_) {
+      const auto t = Clock::now();
+      sum_(&chi2, 1);
+      if (gradient)
+        sum_(adjoint_.data(), adjoint_.size());
+      pass_.reduce += secondsSince(t);
+    }
+    return chi2;
+  }
+
+  // The deterministic reduction: each chunk's partial image on its own, all of them (and the
+  // per-chunk chi2 values) added exactly. The first pass, or one whose partials outgrow the
+  // range, only finds the range every process agrees on, and the pass is made again.
+  template <typename U>
+  double evaluateExact(AdjointSide<U>& side, bool gradient) {
+    std::vector<double> chunk_chi2, part;
+    if (gradient && image_sum_.size() != image_.size())
+      image_sum_.resize(image_.size());
+    for (int attempt = 0;; ++attempt) {
+      if (attempt == 2)
+        throw std::logic_error("chi2: the exact sum's range did not settle");
+      chunk_chi2.clear();
+      image_sum_.clear();
+      int local_exponent = ExactSum::kZero;
+      bool refused = gradient && !image_sum_.hasRange();
+      pass(side, [&](const VisibilityChunk& c, std::size_t i, double value,
+                     const imaging::PlannedBlock& plan) {
+        chunk_chi2.push_back(value);
+        if (!gradient)
+          return;
+        const auto t = Clock::now();
+        std::unique_ptr<imaging::PlannedBlock> own;
+        side.op->beginGrid();
+        side.op->gridBlock(side.planFor(c, i, plan, own), side.residual.data(), nullptr);
+        side.endGrid(part);
+        local_exponent =
+            std::max(local_exponent, ExactSum::exponentBound(part.data(), part.size()));
+        if (!refused && !image_sum_.add(part.data()))
+          refused = true;
+        pass_.grid += secondsSince(t);
+      });
+      const auto t = Clock::now();
+      double counts[2] = {double(refused), double(chunk_chi2.size())};
+      if (sum_)
+        sum_(counts, 2);
+      chunks_total_ = std::uint64_t(counts[1]);
+      const double chi2 = ExactSum::total(chunk_chi2, sum_);
+      if (!gradient) {
+        pass_.reduce += secondsSince(t);
+        return chi2;
+      }
+      const int exponent = ExactSum::maxOverProcesses(local_exponent, sum_);
+      if (exponent >= ExactSum::kNonFinite) {  // a NaN or infinite partial: no sum exists
+        adjoint_.assign(image_.size(), std::numeric_limits<double>::quiet_NaN());
+        pass_.reduce += secondsSince(t);
+        return chi2;
+      }
+      // A range far wider than the partials would waste resolution: follow them down, too.
+      const bool too_wide =
+          image_sum_.hasRange() && exponent + 2 * kExactHeadroom < image_sum_.maxExponent();
+      if (counts[0] > 0.0) {  // some partial was not added: the pass again, in the agreed range
+        image_sum_.setRange(exponent + kExactHeadroom, chunks_total_);
+        pass_.reduce += secondsSince(t);
+        continue;
+      }
+      adjoint_.resize(image_.size());
+      image_sum_.reduce(sum_, adjoint_.data());
+      if (too_wide)  // for the next evaluation
+        image_sum_.setRange(exponent + kExactHeadroom, chunks_total_);
+      pass_.reduce += secondsSince(t);
+      return chi2;
+    }
+  }
+
+  // Degrids every chunk, forms its weighted residuals in side.residual and calls
+  // after(chunk, index, chunk's chi2, the chunk's plan for the model's operator).
+  template <typename U, typename F>
+  void pass(AdjointSide<U>& side, F after) {
+    chunks_.forEach([&](const VisibilityChunk& c, std::size_t i) {
+      auto t = Clock::now();
+      std::unique_ptr<imaging::PlannedBlock> own;
+      const imaging::PlannedBlock& plan = planFor(c, i, own);
+      pass_.plan += secondsSince(t);
+      t = Clock::now();
+      model_.resize(c.num_samples());
+      op_.degridBlock(plan, model_.data());
+      pass_.degrid += secondsSince(t);
+      t = Clock::now();
+      side.residual.resize(model_.size());
+      double chi2 = 0.0;
+      for (std::size_t k = 0; k < model_.size(); ++k) {
+        const std::complex<double> r =
+            std::complex<double>(model_[k]) - std::complex<double>(c.visibilities[k]);
+        const double w = c.weights[k];
+        chi2 += w * std::norm(r);
+        side.residual[k] = std::complex<U>(w * r);  // W (A I - V), for the adjoint
+      }
+      pass_.residual += secondsSince(t);
+      after(c, i, chi2, plan);
+    });
+  }
+
   void prepareModel(const double* image) {
     for (std::size_t p = 0; p < image_.size(); ++p)
       image_[p] = std::complex<T>(T(image[p]), T(0));
@@ -143,18 +292,32 @@ class ChunkChi2Term final : public DataTerm {
   ChunkSequence& chunks_;
   DataTotals totals_;
   SumOverProcesses sum_;
+  bool exact_ = false;
+  // The adjoint in the model's precision (sharing its plans), or in double for a float model.
+  AdjointSide<T> own_;
+  AdjointSide<double> wide_;
   std::vector<double> adjoint_;  // Re A^H W (A I - V), summed over processes
   std::vector<std::unique_ptr<imaging::PlannedBlock>> plans_;  // held chunks only
   std::vector<std::complex<T>> image_;
   std::vector<std::complex<T>> model_;
+  ExactSum image_sum_;              // deterministic reduction: the partial images
+  std::uint64_t chunks_total_ = 0;  // chunks over all processes (learnt in the first pass)
+  PassTimes pass_;
   std::vector<StageTime> times_;
 };
 
 template <typename T>
 std::shared_ptr<DataTerm> make(imaging::ImagingOperator<T>& op, ChunkSequence& chunks,
-                               std::optional<DataTotals> totals, SumOverProcesses sum) {
-  return std::make_shared<ChunkChi2Term<T>>(op, chunks, totals ? *totals : countDataTotals(chunks),
-                                            std::move(sum));
+                               const ChunkChi2Options& options) {
+  return std::make_shared<ChunkChi2Term<T>>(
+      op, chunks, options.totals ? *options.totals : countDataTotals(chunks), options);
+}
+
+ChunkChi2Options plainOptions(std::optional<DataTotals> totals, SumOverProcesses sum) {
+  ChunkChi2Options o;
+  o.totals = totals;
+  o.sum = std::move(sum);
+  return o;
 }
 
 }  // namespace
@@ -180,13 +343,23 @@ DataTotals countDataTotals(ChunkSequence& chunks) {
 std::shared_ptr<DataTerm> makeChunkChi2Term(imaging::ImagingOperator<float>& op,
                                             ChunkSequence& chunks, std::optional<DataTotals> totals,
                                             SumOverProcesses sum) {
-  return make(op, chunks, totals, std::move(sum));
+  return make(op, chunks, plainOptions(totals, std::move(sum)));
 }
 
 std::shared_ptr<DataTerm> makeChunkChi2Term(imaging::ImagingOperator<double>& op,
                                             ChunkSequence& chunks, std::optional<DataTotals> totals,
                                             SumOverProcesses sum) {
-  return make(op, chunks, totals, std::move(sum));
+  return make(op, chunks, plainOptions(totals, std::move(sum)));
+}
+
+std::shared_ptr<DataTerm> makeChunkChi2Term(imaging::ImagingOperator<float>& op,
+                                            ChunkSequence& chunks, ChunkChi2Options options) {
+  return make(op, chunks, options);
+}
+
+std::shared_ptr<DataTerm> makeChunkChi2Term(imaging::ImagingOperator<double>& op,
+                                            ChunkSequence& chunks, ChunkChi2Options options) {
+  return make(op, chunks, options);
 }
 
 }  // namespace apertura::rml

@@ -1,9 +1,11 @@
 // Strong scaling of a distributed run on one machine: the whole pipeline (read, weighting, dirty,
 // RML, restore) on a simulated data set, with the wall time of each stage, the time per RML
 // iteration and the time spent in the reductions (every Communicator::sum) per iteration.
-// Usage: for n in 1 2 4; do mpirun -np $n bench_mpi_scaling [HOURS] [SIZE] [ITERATIONS]; done
+// Usage: for n in 1 2 4; do mpirun -np $n bench_mpi_scaling [HOURS] [SIZE] [ITERATIONS]
+//   [deterministic]; done
 //   HOURS of a 32-antenna ALMA-like observation at 10 s integrations (default 2: ~1.4e6
-//   visibilities), SIZE^2 image (default 1024), ITERATIONS of L-BFGS (default 10).
+//   visibilities), SIZE^2 image (default 1024), ITERATIONS of L-BFGS (default 10);
+//   "deterministic": the deterministic reduction (exact per-chunk sums, one FFT per chunk).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -88,7 +90,8 @@ int main(int argc, char** argv) {
   const double hours = argc > 1 ? std::atof(argv[1]) : 2.0;
   const int size = argc > 2 ? std::atoi(argv[2]) : 1024;
   const int iterations = argc > 3 ? std::atoi(argv[3]) : 10;
-  engine::MpiCommunicator mpi(false);
+  const bool deterministic = argc > 4 && std::string(argv[4]) == "deterministic";
+  engine::MpiCommunicator mpi(deterministic);
   const std::string path = (std::filesystem::temp_directory_path() /
                             ("bench_mpi_scaling_" + std::to_string(hours) + ".ms"))
                                .string();
@@ -133,8 +136,9 @@ int main(int argc, char** argv) {
       observer->collectives["optimize"] / std::max(1, products->iterations);
   mpi.sum(all.data(), all.size());
   if (mpi.rank() == 0) {
-    std::printf("ranks %d, %zu visibilities, %d^2 image, %d iterations: wall %.2f s\n", mpi.size(),
-                products->samples, size, products->iterations, wall);
+    std::printf("ranks %d, %zu visibilities, %d^2 image, %d iterations%s: wall %.2f s\n",
+                mpi.size(), products->samples, size, products->iterations,
+                deterministic ? ", deterministic reduction" : "", wall);
     for (const auto& [stage, seconds] : observer->stages)
       std::printf("  %-9s %8.3f s\n", stage.c_str(), seconds);
     const double optimize = observer->stages.count("optimize") ? observer->stages["optimize"] : 0.0;

@@ -5,6 +5,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 #include <memory>
+#include <set>
 
 #include "core/engine/mpi_communicator.h"
 #include "core/engine/mpi_session.h"
@@ -145,6 +146,54 @@ class TestMpiRows : public QObject {
         QVERIFY2(std::abs(u - share) <= 0.01 * share,
                  qPrintable(QString("%1 vs %2").arg(u).arg(share)));
     }
+  }
+
+  // The deterministic reduction's split: the ranges still tile the selection, and every chunk a
+  // rank reads is a whole chunk of the full read (same first row, same rows), none is missed.
+  void chunkAlignedRangesHoldWholeChunks_data() {
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<int>("chunk_rows");
+    for (const char* name : {"flagged.ms", "known.uvfits"}) {
+      for (int rows : {1, 7, 500})
+        QTest::newRow(qPrintable(QString("%1 rows=%2").arg(name).arg(rows))) << name << rows;
+    }
+  }
+
+  void chunkAlignedRangesHoldWholeChunks() {
+    QFETCH(QString, name);
+    QFETCH(int, chunk_rows);
+    const std::string path = dir_ + "/" + name.toStdString();
+    ReadOptions o;
+    o.chunk_rows = static_cast<std::size_t>(chunk_rows);
+    o.mode = ReadMode::kStreaming;
+    const RowRange range = chunkAlignedRowRangeForRank(path, o, comm_);
+    const auto chunksOf = [&](std::optional<RowRange> r) {
+      ReadOptions part = o;
+      part.row_range = r;
+      auto source = openVisibilitySource(path, part);
+      std::set<std::pair<std::uint64_t, std::size_t>> out;
+      VisibilityChunk c;
+      while (source->next(c))
+        out.insert({c.first_row, c.num_rows()});
+      return out;
+    };
+    const auto whole = chunksOf(std::nullopt);
+    const auto mine = chunksOf(range);
+    for (const auto& c : mine)
+      QVERIFY2(whole.count(c) == 1, qPrintable(QString("rank %1: piece at row %2 of %3 rows")
+                                                   .arg(comm_.rank())
+                                                   .arg(c.first)
+                                                   .arg(c.second)));
+    const auto n = static_cast<std::size_t>(comm_.size());
+    std::vector<double> ranges(2 * n + 1, 0.0);
+    ranges[2 * std::size_t(comm_.rank())] = double(range.begin);
+    ranges[2 * std::size_t(comm_.rank()) + 1] = double(range.end);
+    ranges[2 * n] = double(mine.size());
+    comm_.sum(ranges.data(), ranges.size());
+    QCOMPARE(ranges[2 * n], double(whole.size()));  // every chunk on exactly one rank
+    QCOMPARE(ranges[0], 0.0);
+    for (std::size_t r = 0; r + 1 < n; ++r)
+      QCOMPARE(ranges[2 * r + 1], ranges[2 * r + 2]);
   }
 
   void aFileMissingOnOneRankFailsEveryRank() {

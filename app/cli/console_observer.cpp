@@ -2,7 +2,10 @@
 
 #include <cmath>
 #include <cstdio>
+#include <exception>
 #include <nlohmann/json.hpp>
+
+#include "app/cli/snapshot_writer.h"
 
 namespace apertura::cli {
 
@@ -15,6 +18,13 @@ void printLine(const std::string& line) {
   std::fflush(stdout);
 }
 }  // namespace
+
+ConsoleObserver::~ConsoleObserver() = default;
+
+void ConsoleObserver::setSnapshotWriter(std::shared_ptr<const SnapshotWriter> writer) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  snapshots_ = std::move(writer);
+}
 
 void ConsoleObserver::stageStarted(const std::string& stage) {
   std::lock_guard<std::mutex> lock(mutex_);
@@ -81,8 +91,57 @@ void ConsoleObserver::resources(const apertura::engine::ResourceSample& s) {
                    {"cpu_s", s.cpu_s},
                    {"rss_bytes", s.rss_bytes},
                    {"peak_rss_bytes", s.peak_rss_bytes},
-                   {"tracked_bytes", s.tracked_bytes}}
+                   {"tracked_bytes", s.tracked_bytes},
+                   {"gpu_bytes", s.gpu_bytes}}
                   .dump());
+  }
+}
+
+void ConsoleObserver::snapshot(
+    const std::shared_ptr<const apertura::engine::ImageSnapshot>& image) {
+  std::shared_ptr<const SnapshotWriter> writer;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    writer = snapshots_;
+  }
+  if (!writer || !image)
+    return;
+  if (image->planes > 1) {
+    // Cube runs' snapshots hold every plane; the 2-D snapshot files do not carry them (yet).
+    bool first = false;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      first = !warned_cube_snapshots_;
+      warned_cube_snapshots_ = true;
+    }
+    if (first)
+      warning("--snapshot-dir: snapshots of cube runs are not written; the outputs are");
+    return;
+  }
+  // Written on the engine's thread, outside the print lock: the line below announces a complete
+  // file (the write renames a finished temporary), so a reader never sees a partial one. A FITS
+  // image of a snapshot takes milliseconds next to an iteration's gridding passes.
+  std::string path;
+  try {
+    path = writer->write(*image);
+  } catch (const std::exception& e) {
+    warning(std::string("snapshot not written: ") + e.what());
+    return;
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (json_) {
+    printLine(json{{"event", "snapshot"},
+                   {"iteration", image->iteration},
+                   {"name", image->name},
+                   {image->name, path},
+                   {"path", path},
+                   {"unit", image->unit},
+                   {"nx", image->nx},
+                   {"ny", image->ny}}
+                  .dump());
+  } else {
+    printLine("   snapshot " + image->name + " (iteration " + std::to_string(image->iteration) +
+              "): " + path);
   }
 }
 

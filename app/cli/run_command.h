@@ -9,6 +9,7 @@ struct RunOptions {
   std::string project;
   std::vector<std::string> overrides;  // --set key=value
   bool json = false;                   // one JSON object per line instead of text
+  std::string snapshot_dir;            // --snapshot-dir: images written there during the run
   // Under an MPI launcher: sum over ranks in rank order, so results do not depend on timing.
   bool deterministic_reduction = false;
 };

@@ -21,11 +21,16 @@ GuiOptions parseGuiOptions(const QStringList& arguments) {
   QCommandLineOption demo("demo",
                           "Create (the first time) and open the built-in demo data set: an "
                           "ALMA-like array observing an inclined disk with a gap.");
+  QCommandLineOption tab("tab",
+                         "Show this centre tab before the screenshot: a tab's title (Data, Dirty, "
+                         "Model, Restored, 3D, ...) or 3d-volume for the 3D tab's iteration stack.",
+                         "NAME");
   QCommandLineOption run("run", "Start an imaging run with the default settings once loaded.");
   parser.addOption(demo);
   parser.addOption(run);
   parser.addOption(screenshot);
   parser.addOption(delay);
+  parser.addOption(tab);
   parser.process(arguments);
 
   GuiOptions options;
@@ -35,6 +40,7 @@ GuiOptions parseGuiOptions(const QStringList& arguments) {
   options.screenshot = parser.value(screenshot);
   options.demo = parser.isSet(demo);
   options.run = parser.isSet(run);
+  options.tab = parser.value(tab);
   bool ok = false;
   const int ms = parser.value(delay).toInt(&ok);
   if (ok && ms >= 0)

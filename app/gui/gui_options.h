@@ -11,6 +11,9 @@ struct GuiOptions {
   bool run = false;    // start an imaging run once the data set is loaded
   QString screenshot;  // render the window to this file and exit
   int screenshot_delay_ms = 500;
+  // The centre tab shown before the screenshot: a tab's title ("Model", "3D", ...) or "3d-volume"
+  // (the 3D tab's iteration stack); empty: the window's own choice.
+  QString tab;
 };
 
 // Parses the command line; exits the process with usage text on --help or bad arguments.

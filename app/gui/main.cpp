@@ -1,14 +1,17 @@
 // apertura: the desktop application. A thin main: options, the main window, and the one-shot
 // screenshot mode used by tests and for the README picture.
 #include <QApplication>
+#include <QTabWidget>
 #include <QTimer>
 
 #include "app/gui/app_icon.h"
 #include "app/gui/gui_options.h"
 #include "core/version.h"
+#include "gui/view/volume_view.h"
 #include "gui/view/vtk_host_widget.h"
 #include "gui/window/main_window.h"
 #include "gui/window/project_actions.h"
+#include "gui/window/surface_tab.h"
 #include "gui/window/window_screenshot.h"
 
 int main(int argc, char** argv) {
@@ -31,8 +34,36 @@ int main(int argc, char** argv) {
 
   int exit_code = 0;
   // Lives as long as main(): the connections below call it when the data or the run is ready.
+  // --tab: a centre tab by its title, or the 3D tab's iteration stack; false when none matches.
+  const auto showTab = [&]() -> bool {
+    if (options.tab.isEmpty())
+      return true;
+    QTabWidget* tabs = window.centralTabs();
+    if (options.tab.compare("3d-volume", Qt::CaseInsensitive) == 0) {
+      window.surfaceTab()->setMode(apertura::gui::SurfaceTab::Mode::IterationStack);
+      tabs->setCurrentWidget(window.surfaceTab());
+      return true;
+    }
+    for (int i = 0; i < tabs->count(); ++i) {
+      if (tabs->tabText(i).remove('&').compare(options.tab, Qt::CaseInsensitive) == 0) {
+        tabs->setCurrentIndex(i);
+        return true;
+      }
+    }
+    return false;
+  };
   const auto shoot = [&] {
+    if (!showTab()) {
+      qCritical("apertura: --tab %s: no such tab", qPrintable(options.tab));
+      exit_code = 1;
+    }
     QTimer::singleShot(options.screenshot_delay_ms, &window, [&] {
+      // The volume renders on its own thread: wait for its frame of the current stack.
+      if (window.surfaceTab()->isVisible() &&
+          window.surfaceTab()->mode() == apertura::gui::SurfaceTab::Mode::IterationStack) {
+        window.surfaceTab()->refreshNow();
+        window.surfaceTab()->volumeView()->grabRendered();
+      }
       QString error;
       if (!apertura::gui::saveWindowScreenshot(window, options.screenshot, &error)) {
         qCritical("apertura: %s", qPrintable(error));

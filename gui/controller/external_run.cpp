@@ -3,9 +3,14 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
+#include <QFutureWatcher>
 #include <QTimer>
+#include <QtConcurrent/QtConcurrent>
+
+#include <exception>
 
 #include "gui/controller/json_event_parser.h"
+#include "gui/controller/snapshot_loader.h"
 
 namespace apertura::gui {
 
@@ -43,7 +48,7 @@ bool ExternalRun::running() const {
 }
 
 bool ExternalRun::start(const QString& launcher, const QString& cli_path,
-                        const QString& project_path) {
+                        const QString& project_path, const QString& snapshot_dir) {
   if (running()) {
     emit failed(tr("A launcher run is already in progress."));
     return false;
@@ -55,6 +60,8 @@ bool ExternalRun::start(const QString& launcher, const QString& cli_path,
     return false;
   }
   words << cli_path << QStringLiteral("run") << project_path << QStringLiteral("--json");
+  if (!snapshot_dir.isEmpty())
+    words << QStringLiteral("--snapshot-dir") << snapshot_dir;
   program_ = words.takeFirst();
   arguments_ = words;
 
@@ -68,6 +75,11 @@ bool ExternalRun::start(const QString& launcher, const QString& cli_path,
   cancel_requested_ = false;
   saw_cancelled_ = false;
   reported_ = false;
+  ++generation_;
+  snapshot_queue_.clear();
+  snapshot_loading_ = false;
+  snapshots_loaded_ = 0;
+  pending_report_ = nullptr;
   connect(process_, &QProcess::readyReadStandardOutput, this, &ExternalRun::readStdout);
   connect(process_, &QProcess::readyReadStandardError, this, &ExternalRun::readStderr);
   connect(process_, &QProcess::finished, this, &ExternalRun::onFinished);
@@ -81,6 +93,7 @@ void ExternalRun::cancel(int kill_after_ms) {
   if (!running())
     return;
   cancel_requested_ = true;
+  snapshot_queue_.clear();  // a stopped run's remaining snapshots are not worth reading
   process_->terminate();
   kill_timer_->start(kill_after_ms);
 }
@@ -109,6 +122,9 @@ void ExternalRun::readStdout() {
         saw_cancelled_ = true;
         emit logMessage(result.message);
         break;
+      case JsonEventParser::Kind::Snapshot:
+        queueSnapshot(result.path, result.name, result.iteration);
+        break;
       default:
         emit logMessage(result.message);
         break;
@@ -135,11 +151,13 @@ void ExternalRun::onFinished(int exit_code, QProcess::ExitStatus status) {
     return;
   reported_ = true;
   if (cancel_requested_ || saw_cancelled_) {
-    emit cancelled();
+    snapshot_queue_.clear();
+    reportWhenIdle([this] { emit cancelled(); });
     return;
   }
   if (status == QProcess::NormalExit && exit_code == 0) {
-    emit finished(summary_, written_);
+    // Every snapshot announced before the end reaches the views before finished().
+    reportWhenIdle([this] { emit finished(summary_, written_); });
     return;
   }
   QString message = status == QProcess::CrashExit
@@ -148,14 +166,78 @@ void ExternalRun::onFinished(int exit_code, QProcess::ExitStatus status) {
   const QString err = stderr_text_.trimmed();
   if (!err.isEmpty())
     message += QStringLiteral(": ") + err.section(QLatin1Char('\n'), -3);
-  emit failed(message);
+  snapshot_queue_.clear();
+  reportWhenIdle([this, message] { emit failed(message); });
 }
 
 void ExternalRun::onError(QProcess::ProcessError error) {
   if (error != QProcess::FailedToStart || reported_)
     return;
   reported_ = true;
-  emit failed(tr("Could not start launcher \"%1\": %2").arg(program_, process_->errorString()));
+  snapshot_queue_.clear();
+  const QString message =
+      tr("Could not start launcher \"%1\": %2").arg(program_, process_->errorString());
+  reportWhenIdle([this, message] { emit failed(message); });
+}
+
+void ExternalRun::queueSnapshot(const QString& path, const QString& name, int iteration) {
+  if (cancel_requested_)
+    return;
+  snapshot_queue_.push_back({path, name, iteration});
+  loadNextSnapshot();
+}
+
+void ExternalRun::loadNextSnapshot() {
+  if (snapshot_loading_)
+    return;
+  if (snapshot_queue_.empty()) {
+    if (pending_report_) {
+      auto report = std::move(pending_report_);
+      pending_report_ = nullptr;
+      report();
+    }
+    return;
+  }
+  const PendingSnapshot next = snapshot_queue_.front();
+  snapshot_queue_.pop_front();
+  snapshot_loading_ = true;
+  struct Loaded {
+    std::shared_ptr<const apertura::engine::ImageSnapshot> image;
+    QString error;
+  };
+  // One file at a time, in the order announced, so the model views and the iteration stack see the
+  // iterations in order. The task holds no pointer to this object.
+  auto* watcher = new QFutureWatcher<Loaded>(this);
+  const unsigned generation = generation_;
+  connect(watcher, &QFutureWatcher<Loaded>::finished, this, [this, watcher, generation] {
+    const Loaded loaded = watcher->result();
+    watcher->deleteLater();
+    if (generation != generation_)
+      return;  // a new run started meanwhile; it has its own queue
+    snapshot_loading_ = false;
+    if (loaded.image) {
+      ++snapshots_loaded_;
+      observer_.snapshot(loaded.image);
+    } else {
+      emit logMessage(tr("launcher run: snapshot not shown: %1").arg(loaded.error));
+    }
+    loadNextSnapshot();
+  });
+  watcher->setFuture(QtConcurrent::run([next]() -> Loaded {
+    try {
+      return {readSnapshotFile(next.path, next.name, next.iteration), {}};
+    } catch (const std::exception& e) {
+      return {nullptr, QString::fromUtf8(e.what())};
+    }
+  }));
+}
+
+void ExternalRun::reportWhenIdle(std::function<void()> report) {
+  if (!snapshot_loading_ && snapshot_queue_.empty()) {
+    report();
+    return;
+  }
+  pending_report_ = std::move(report);
 }
 
 }  // namespace apertura::gui

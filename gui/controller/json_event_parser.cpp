@@ -82,6 +82,8 @@ JsonEventParser::Result JsonEventParser::feed(const QByteArray& line,
         o.value(QLatin1String("peak_rss_bytes")).toDouble());
     s.tracked_bytes =
         static_cast<decltype(s.tracked_bytes)>(o.value(QLatin1String("tracked_bytes")).toDouble());
+    s.gpu_bytes =
+        static_cast<decltype(s.gpu_bytes)>(o.value(QLatin1String("gpu_bytes")).toDouble());
     observer.resources(s);
     return {Kind::Observer, {}, {}};
   }
@@ -97,6 +99,20 @@ JsonEventParser::Result JsonEventParser::feed(const QByteArray& line,
     if (path.startsWith(QLatin1String("wrote ")))
       path = path.mid(6);
     return {Kind::Wrote, message, path};
+  }
+  if (event == QLatin1String("snapshot")) {
+    // {"event":"snapshot","iteration":N,"name":"model","model":PATH,"path":PATH,...}: the file is
+    // complete when the line is printed.
+    const QString name = o.value(QLatin1String("name")).toString();
+    QString path = o.value(QLatin1String("path")).toString();
+    if (path.isEmpty() && !name.isEmpty())
+      path = o.value(name).toString();
+    if (name.isEmpty() || path.isEmpty() || !hasNumber(o, "iteration"))
+      return malformed(event, "\"name\", a path and numeric \"iteration\"");
+    Result r{Kind::Snapshot, {}, path};
+    r.name = name;
+    r.iteration = o.value(QLatin1String("iteration")).toInt();
+    return r;
   }
   if (event == QLatin1String("cancelled"))
     return {Kind::Cancelled, message.isEmpty() ? QStringLiteral("cancelled") : message, {}};

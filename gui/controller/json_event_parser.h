@@ -17,14 +17,21 @@ class JsonEventParser {
     Finished,   // "finished": the run ended normally; message is the summary line
     Wrote,      // "wrote": an output file; path() holds its path
     Cancelled,  // "cancelled"
+    Snapshot,   // "snapshot": an image written during the run (--snapshot-dir); path, name,
+                // iteration
     Message,    // another named event: shown as text
     NotJson,    // a line that is not a JSON object (e.g. launcher chatter): shown as text
     Malformed,  // a JSON object without the fields its event needs
   };
   struct Result {
+    Result() = default;
+    Result(Kind k, QString text, QString file) : kind(k), message(text), path(file) {}
+
     Kind kind = Kind::NotJson;
-    QString message;  // readable text for the log panel (empty for plain observer events)
-    QString path;     // Kind::Wrote only
+    QString message;     // readable text for the log panel (empty for plain observer events)
+    QString path;        // Kind::Wrote and Kind::Snapshot: the file
+    QString name;        // Kind::Snapshot: the image ("model", "dirty", ...)
+    int iteration = -1;  // Kind::Snapshot
   };
 
   // Parses `line` (without its newline) and, for observer events, calls `observer`.

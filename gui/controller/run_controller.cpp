@@ -58,7 +58,7 @@ bool RunController::start(const project::ProjectSettings& settings, Pipeline pip
 }
 
 bool RunController::startExternal(const QString& launcher, const QString& cli_path,
-                                  const QString& project_path) {
+                                  const QString& project_path, const QString& snapshot_dir) {
   if (running_)
     return false;
   observer_->take();
@@ -67,7 +67,7 @@ bool RunController::startExternal(const QString& launcher, const QString& cli_pa
   timer_.start();
   emit started();
   // A synchronous refusal (unparsable launcher) has already ended the run through failed().
-  return external_->start(launcher, cli_path, project_path);
+  return external_->start(launcher, cli_path, project_path, snapshot_dir);
 }
 
 void RunController::endExternal(const QString& state, const QString& message) {

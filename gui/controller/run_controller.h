@@ -30,7 +30,9 @@ class RunController : public QObject {
   // Runs `<launcher> <cli_path> run <project_path> --json` in another process (ExternalRun) and
   // reports it through the same signals as an in-process run; outputsWritten precedes a
   // successful finished(). False (and finished("failed", why)) when it could not be started.
-  bool startExternal(const QString& launcher, const QString& cli_path, const QString& project_path);
+  // With `snapshot_dir`, the run's snapshots arrive through snapshot() during the run.
+  bool startExternal(const QString& launcher, const QString& cli_path, const QString& project_path,
+                     const QString& snapshot_dir = QString());
   bool isRunning() const { return running_; }
   bool isExternal() const { return external_active_; }
   bool isPaused() const;

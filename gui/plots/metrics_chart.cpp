@@ -82,11 +82,9 @@ void MetricsChart::append(const QString& name, const QList<QPointF>& points) {
 void MetricsChart::rescale() {
   const double xr = x_max_ > x_min_ ? x_max_ - x_min_ : 1.0;
   x_axis_->setRange(x_min_, x_min_ + xr * 1.02);
-  // About six labelled ticks whatever the span: 1, 2 or 5 times a power of ten.
-  const double raw = xr / 6.0;
-  const double p10 = std::pow(10.0, std::floor(std::log10(raw)));
-  const double step = raw / p10 < 2.0 ? p10 : raw / p10 < 5.0 ? 2.0 * p10 : 5.0 * p10;
-  static_cast<QValueAxis*>(x_axis_)->setTickInterval(std::max(step, 1e-9));
+  // About six labelled ticks whatever the span: 1, 2 or 5 times a power of ten, and never less
+  // than 1: the labels are whole numbers ("%.0f"), so a step of 0.5 would print "1 2 2 3 3 4".
+  static_cast<QValueAxis*>(x_axis_)->setTickInterval(xTickInterval(xr));
   static_cast<QValueAxis*>(x_axis_)->setTickAnchor(0.0);
   if (log_y_) {
     const double lo = std::pow(10.0, std::floor(std::log10(y_min_)));
@@ -110,6 +108,17 @@ void MetricsChart::clear() {
   }
   series_.clear();
   empty_ = true;
+}
+
+double MetricsChart::xTickInterval(double span) {
+  const double raw = std::max(span, 1e-9) / 6.0;
+  const double p10 = std::pow(10.0, std::floor(std::log10(raw)));
+  const double step = raw / p10 < 2.0 ? p10 : raw / p10 < 5.0 ? 2.0 * p10 : 5.0 * p10;
+  return std::max(1.0, std::round(step));
+}
+
+QValueAxis* MetricsChart::xAxis() const {
+  return static_cast<QValueAxis*>(x_axis_);
 }
 
 int MetricsChart::pointCount(const QString& name) const {

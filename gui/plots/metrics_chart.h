@@ -6,6 +6,7 @@
 
 class QLineSeries;
 class QAbstractAxis;
+class QValueAxis;
 
 namespace apertura::gui {
 
@@ -22,6 +23,11 @@ class MetricsChart : public QChartView {
   void clear();
   int pointCount(const QString& series) const;
   QStringList seriesNames() const { return series_.keys(); }
+  // The x axis (iterations or seconds), labelled with whole numbers.
+  QValueAxis* xAxis() const;
+  // Tick step for an x span: 1, 2 or 5 times a power of ten giving about six ticks, at least 1
+  // and whole, so integer labels never repeat.
+  static double xTickInterval(double span);
 
  private:
   QLineSeries* seriesFor(const QString& name);

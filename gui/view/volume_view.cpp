@@ -1,88 +1,75 @@
 #include "gui/view/volume_view.h"
 
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QMouseEvent>
+#include <QOffscreenSurface>
+#include <QOpenGLContext>
 #include <QPainter>
+#include <QThread>
+#include <QTimer>
+#include <QWheelEvent>
 
 #include <algorithm>
-#include <cmath>
 
-#include <vtkActor.h>
-#include <vtkCamera.h>
-#include <vtkColorTransferFunction.h>
-#include <vtkFloatArray.h>
-#include <vtkImageData.h>
-#include <vtkOutlineSource.h>
-#include <vtkPiecewiseFunction.h>
-#include <vtkPointData.h>
-#include <vtkPolyDataMapper.h>
-#include <vtkProperty.h>
-#include <vtkRenderer.h>
-#include <vtkSmartVolumeMapper.h>
-#include <vtkVolume.h>
-#include <vtkVolumeProperty.h>
+#include <vtkCommand.h>
 
-#include "gui/colormap/colormap.h"
+#include "gui/controller/background_priority.h"
 #include "gui/view/iteration_stack.h"
+#include "gui/view/volume_render_worker.h"
+#include "gui/view/vtk_host_widget.h"
 
 namespace apertura::gui {
 
-namespace {
-
-// Height of the stack as a fraction of the larger image side (z is iterations, not space).
-constexpr double kStackHeight = 0.8;
-
-}  // namespace
-
-VolumeView::VolumeView(QWidget* parent) : VtkHostWidget(parent) {
-  mapper_->SetInputData(data_);
-  // Lower resolution while the user drags, full resolution when the drag ends.
-  mapper_->SetInteractiveUpdateRate(10.0);
-  mapper_->SetAutoAdjustSampleDistances(1);
-  property_->SetColor(colors_);
-  property_->SetScalarOpacity(opacity_);
-  property_->SetInterpolationTypeToLinear();
-  property_->ShadeOff();
-  volume_->SetMapper(mapper_);
-  volume_->SetProperty(property_);
-
-  outline_mapper_->SetInputConnection(outline_->GetOutputPort());
-  outline_actor_->SetMapper(outline_mapper_);
-  outline_actor_->GetProperty()->SetColor(0.45, 0.5, 0.6);
-  outline_actor_->GetProperty()->LightingOff();
-
-  vtkRenderer* ren = renderer();
-  ren->SetBackground(0.06, 0.07, 0.1);
-  ren->AddVolume(volume_);
-  ren->AddActor(outline_actor_);
-  showPlaceholder(true);
+VolumeView::VolumeView(QWidget* parent) : QWidget(parent) {
+  setAttribute(Qt::WA_OpaquePaintEvent);
+  setFocusPolicy(Qt::StrongFocus);
+  // Qt creates offscreen surfaces on the GUI thread only; the render thread makes its own
+  // context current on this one.
+  surface_ = std::make_unique<QOffscreenSurface>();
+  surface_->setFormat(VtkHostWidget::contextFormat());
+  surface_->create();
+  worker_ = new VolumeRenderWorker(surface_.get());
+  if (QOpenGLContext::supportsThreadedOpenGL()) {
+    thread_ = new QThread(this);
+    thread_->setObjectName(QStringLiteral("volume render"));
+    worker_->moveToThread(thread_);
+    thread_->start();
+    // The ray caster's threads inherit this: the window and the engine keep the CPU first.
+    QMetaObject::invokeMethod(
+        worker_, [] { lowerCurrentThreadPriority(); }, Qt::QueuedConnection);
+  }
+  connect(worker_, &VolumeRenderWorker::frameReady, this, &VolumeView::onFrame);
+  connect(worker_, &VolumeRenderWorker::mouseHandled, this, &VolumeView::onMouseHandled);
 }
 
-VolumeView::~VolumeView() = default;
-
-vtkImageData* VolumeView::volumeData() const {
-  return data_.GetPointer();
-}
-
-void VolumeView::contextReady() {
-  // The GPU ray caster runs as a fragment shader, which a software renderer executes on the CPU
-  // far more slowly than VTK's own (multi-threaded, fixed-point) CPU ray caster.
-  if (softwareGl()) {
-    mapper_->SetRequestedRenderModeToRayCast();
-    // Ray casting costs per pixel: half the resolution is a quarter of the time.
-    setRenderScale(0.5);
+VolumeView::~VolumeView() {
+  // The worker's OpenGL resources go on its own thread, then the thread, then the surface.
+  if (thread_) {
+    QMetaObject::invokeMethod(
+        worker_, [w = worker_] { w->shutdown(); }, Qt::BlockingQueuedConnection);
+    thread_->quit();
+    thread_->wait();
   } else {
-    mapper_->SetRequestedRenderModeToDefault();
+    worker_->shutdown();
   }
+  delete worker_;
+  surface_.reset();
 }
 
-QString VolumeView::method() const {
-  switch (mapper_->GetLastUsedRenderMode()) {
-    case vtkSmartVolumeMapper::GPURenderMode:
-      return tr("GPU ray casting");
-    case vtkSmartVolumeMapper::RayCastRenderMode:
-      return tr("CPU ray casting");
-    default:
-      return {};
-  }
+template <typename F>
+void VolumeView::post(F&& call) {
+  QMetaObject::invokeMethod(worker_, std::forward<F>(call), Qt::QueuedConnection);
+}
+
+QColor VolumeView::backgroundColor() {
+  return QColor::fromRgbF(0.06f, 0.07f, 0.1f);
+}
+
+bool VolumeView::softwareGl() const {
+  const QString name = gl_renderer_.toLower();
+  return name.contains("llvmpipe") || name.contains("softpipe") || name.contains("swrast") ||
+         name.contains("software");
 }
 
 void VolumeView::setStack(const IterationStack& stack) {
@@ -91,107 +78,97 @@ void VolumeView::setStack(const IterationStack& stack) {
     clear();
     return;
   }
-  const int nx = stack.nx();
-  const int ny = stack.ny();
-  const int nz = static_cast<int>(slices.size());
-  // x and y in pixels of the run's image, so the stack lines up with the 2D views' coordinates.
-  const double xy = stack.factor();
-  const double z = nz > 1 ? kStackHeight * std::max(nx, ny) * xy / (nz - 1) : 1.0;
-  data_->Initialize();
-  data_->SetDimensions(nx, ny, nz);
-  data_->SetSpacing(xy, xy, z);
-  data_->SetOrigin(0.0, 0.0, 0.0);
-  vtkNew<vtkFloatArray> values;
-  values->SetName("value");
-  values->SetNumberOfTuples(static_cast<vtkIdType>(nx) * ny * nz);
-  float* out = values->GetPointer(0);
+  // A copy of at most 64 x 128 x 128 floats (4 MiB, about a millisecond); everything else
+  // (normalisation, VTK's data, the frame) happens on the render thread.
+  auto input = std::make_shared<VolumeInput>();
+  input->nx = stack.nx();
+  input->ny = stack.ny();
+  input->nz = static_cast<int>(slices.size());
+  input->pixel = stack.factor();
+  input->values.reserve(static_cast<std::size_t>(input->nx) * input->ny * input->nz);
   for (const auto* slice : slices)
-    out = std::copy(slice->pixels.begin(), slice->pixels.end(), out);
-  data_->GetPointData()->SetScalars(values);
-  data_->Modified();
-  range_ = finiteRange(values->GetPointer(0), static_cast<std::size_t>(nx) * ny * nz);
-  slices_ = nz;
-  updateTransferFunctions();
-
-  double bounds[6];
-  data_->GetBounds(bounds);
-  outline_->SetBounds(bounds);
-  label_ = tr("Model: iterations %1 (bottom) to %2 (top), %3 snapshots")
+    input->values.insert(input->values.end(), slice->pixels.begin(), slice->pixels.end());
+  range_ = finiteRange(input->values.data(), input->values.size());
+  dims_ = {input->nx, input->ny, input->nz};
+  slices_ = input->nz;
+  label_ = tr("Model: iterations %1 (bottom) to %2 (top), %3 snapshots, each scaled to its own "
+              "peak (asinh)")
                .arg(slices.front()->iteration)
                .arg(slices.back()->iteration)
-               .arg(nz);
-  showPlaceholder(false);
-  if (nx != last_nx_ || ny != last_ny_) {
-    last_nx_ = nx;
-    last_ny_ = ny;
-    resetCamera();
-  } else {
-    renderer()->ResetCameraClippingRange();
-  }
-  requestRender();
+               .arg(input->nz);
+  std::shared_ptr<const VolumeInput> shared = std::move(input);
+  post([w = worker_, shared] { w->setInput(shared); });
+  update();
 }
 
 void VolumeView::clear() {
-  data_->Initialize();
   slices_ = 0;
+  dims_ = {0, 0, 0};
   range_ = {};
-  last_nx_ = last_ny_ = 0;
-  showPlaceholder(true);
-  requestRender();
-}
-
-void VolumeView::updateTransferFunctions() {
-  const double lo = range_.valid() ? range_.min : 0.0;
-  const double hi = range_.valid() && range_.max > lo ? range_.max : lo + 1.0;
-  const double span = hi - lo;
-  // Sky images are mostly empty: the lowest few percent of the range stay transparent, and the
-  // opacity grows with value so faint emission is a haze around the bright sources.
-  opacity_->RemoveAllPoints();
-  opacity_->AddPoint(lo, 0.0);
-  opacity_->AddPoint(lo + 0.03 * span, 0.0);
-  opacity_->AddPoint(lo + 0.25 * span, 0.12);
-  opacity_->AddPoint(hi, 0.7);
-  const ColorTable table = colormapTable(ColormapKind::Inferno);
-  colors_->RemoveAllPoints();
-  constexpr int kStops = 16;
-  for (int i = 0; i <= kStops; ++i) {
-    // Start a quarter up the map: its darkest colours would vanish against the background.
-    const double t = static_cast<double>(i) / kStops;
-    const QRgb c = table[static_cast<std::size_t>(std::lround(64 + t * 191))];
-    colors_->AddRGBPoint(lo + 0.03 * span + t * 0.97 * span, qRed(c) / 255.0, qGreen(c) / 255.0,
-                         qBlue(c) / 255.0);
-  }
-  // The step through the volume that contributes the full opacity: about one stack pixel.
-  double spacing[3];
-  data_->GetSpacing(spacing);
-  property_->SetScalarOpacityUnitDistance(std::max(spacing[0], 1e-6));
+  label_.clear();
+  post([w = worker_] { w->clear(); });
+  update();
 }
 
 void VolumeView::resetCamera() {
-  vtkRenderer* ren = renderer();
-  if (slices_ == 0) {
-    ren->ResetCamera();
-    return;
-  }
-  // Frame the stack at its full height even while it holds one slice, so the view does not
-  // jump as the stack grows (its height is kStackHeight of the side from two slices on).
-  double b[6];
-  data_->GetBounds(b);
-  b[5] = b[4] + kStackHeight * std::max(b[1] - b[0], b[3] - b[2]);
-  const double cx = 0.5 * (b[0] + b[1]);
-  const double cy = 0.5 * (b[2] + b[3]);
-  const double cz = 0.5 * (b[4] + b[5]);
-  const double size = std::max({b[1] - b[0], b[3] - b[2], b[5] - b[4]});
-  vtkCamera* camera = ren->GetActiveCamera();
-  camera->SetFocalPoint(cx, cy, cz);
-  camera->SetPosition(cx - 1.2 * size, cy - 1.6 * size, cz + 0.9 * size);
-  camera->SetViewUp(0.0, 0.0, 1.0);
-  // Fits the bounding sphere: every corner of the box stays in view, whatever the rotation.
-  ren->ResetCamera(b);
-  ren->ResetCameraClippingRange();
+  post([w = worker_] { w->resetCamera(); });
 }
 
-void VolumeView::paintOverlay(QPainter& painter) {
+void VolumeView::rotate(double azimuth_deg, double elevation_deg) {
+  post([w = worker_, azimuth_deg, elevation_deg] { w->rotate(azimuth_deg, elevation_deg); });
+}
+
+void VolumeView::requestRender() {
+  post([w = worker_] { w->requestRender(); });
+}
+
+QImage VolumeView::grabRendered(int timeout_ms) {
+  const quint64 serial = ++grab_serial_;
+  post([w = worker_, size = deviceSize()] { w->setSize(size); });
+  post([w = worker_, serial] { w->renderNow(serial); });
+  QElapsedTimer clock;
+  clock.start();
+  QEventLoop loop;
+  QTimer poll;
+  connect(&poll, &QTimer::timeout, &loop, [&] {
+    if (answered_serial_ >= serial || clock.elapsed() > timeout_ms)
+      loop.quit();
+  });
+  poll.start(2);
+  if (answered_serial_ < serial)
+    loop.exec();
+  return answered_serial_ >= serial ? frame_ : QImage();
+}
+
+void VolumeView::onFrame(const QImage& frame, double ms, const QString& method,
+                         const QString& renderer, const QString& error, quint64 serial) {
+  if (!frame.isNull()) {
+    frame_ = frame;
+    ++frames_;
+  }
+  if (ms > 0.0)
+    last_frame_ms_ = ms;
+  if (!method.isEmpty())
+    method_ = method;
+  gl_renderer_ = renderer;
+  error_ = error;
+  answered_serial_ = std::max(answered_serial_, serial);
+  update();
+  emit frameArrived();
+}
+
+void VolumeView::paintEvent(QPaintEvent* /*event*/) {
+  QPainter painter(this);
+  if (frame_.isNull()) {
+    painter.fillRect(rect(), backgroundColor());
+    painter.setPen(QColor(180, 184, 200));
+    painter.drawText(rect().adjusted(12, 12, -12, -12), Qt::AlignCenter | Qt::TextWordWrap,
+                     error_.isEmpty() ? tr("Preparing the 3D view…") : error_);
+    return;
+  }
+  // The frame may lag a resize by one render: scaled to fit, it never leaves a hole.
+  painter.setRenderHint(QPainter::SmoothPixmapTransform, true);
+  painter.drawImage(rect(), frame_);
   painter.setPen(QColor(190, 195, 215));
   QFont font = painter.font();
   font.setPointSizeF(font.pointSizeF() * 1.1);
@@ -205,11 +182,108 @@ void VolumeView::paintOverlay(QPainter& painter) {
   painter.drawText(area, Qt::AlignLeft | Qt::AlignBottom, label_);
 }
 
-void VolumeView::showPlaceholder(bool on) {
-  if (on)
-    label_.clear();
-  volume_->SetVisibility(on ? 0 : 1);
-  outline_actor_->SetVisibility(on ? 0 : 1);
+QSize VolumeView::deviceSize() const {
+  const qreal dpr = devicePixelRatioF();
+  return {std::max(1, static_cast<int>(width() * dpr + 0.5)),
+          std::max(1, static_cast<int>(height() * dpr + 0.5))};
+}
+
+void VolumeView::resizeEvent(QResizeEvent* event) {
+  QWidget::resizeEvent(event);
+  post([w = worker_, size = deviceSize()] { w->setSize(size); });
+}
+
+void VolumeView::showEvent(QShowEvent* event) {
+  QWidget::showEvent(event);
+  post([w = worker_, size = deviceSize()] {
+    w->setSize(size);
+    w->setActive(true);
+  });
+}
+
+void VolumeView::hideEvent(QHideEvent* event) {
+  QWidget::hideEvent(event);
+  post([w = worker_] { w->setActive(false); });
+}
+
+void VolumeView::sendMouse(const MouseInput& input) {
+  ++mouse_in_flight_;
+  post([w = worker_, input] {
+    w->mouseEvent(input.vtk_event, input.pos, input.modifiers, input.repeat);
+  });
+}
+
+void VolumeView::onMouseHandled() {
+  mouse_in_flight_ = std::max(0, mouse_in_flight_ - 1);
+  // A drag sends its newest position once the previous one was drawn: a slow frame skips
+  // positions instead of queueing them.
+  if (mouse_in_flight_ == 0 && pending_move_) {
+    const MouseInput move = *pending_move_;
+    pending_move_.reset();
+    sendMouse(move);
+  }
+}
+
+namespace {
+unsigned long vtkButtonEvent(Qt::MouseButton button, bool press) {
+  switch (button) {
+    case Qt::LeftButton:
+      return press ? vtkCommand::LeftButtonPressEvent : vtkCommand::LeftButtonReleaseEvent;
+    case Qt::MiddleButton:
+      return press ? vtkCommand::MiddleButtonPressEvent : vtkCommand::MiddleButtonReleaseEvent;
+    case Qt::RightButton:
+      return press ? vtkCommand::RightButtonPressEvent : vtkCommand::RightButtonReleaseEvent;
+    default:
+      return 0;
+  }
+}
+}  // namespace
+
+void VolumeView::mousePressEvent(QMouseEvent* event) {
+  const unsigned long id = vtkButtonEvent(event->button(), true);
+  if (id == 0) {
+    QWidget::mousePressEvent(event);
+    return;
+  }
+  sendMouse({id, event->position() * devicePixelRatioF(), event->modifiers(),
+             event->type() == QEvent::MouseButtonDblClick});
+  event->accept();
+}
+
+void VolumeView::mouseReleaseEvent(QMouseEvent* event) {
+  const unsigned long id = vtkButtonEvent(event->button(), false);
+  if (id == 0) {
+    QWidget::mouseReleaseEvent(event);
+    return;
+  }
+  if (pending_move_) {  // the last position of the drag before the release
+    const MouseInput move = *pending_move_;
+    pending_move_.reset();
+    sendMouse(move);
+  }
+  sendMouse({id, event->position() * devicePixelRatioF(), event->modifiers(), false});
+  event->accept();
+}
+
+void VolumeView::mouseMoveEvent(QMouseEvent* event) {
+  const MouseInput move{vtkCommand::MouseMoveEvent, event->position() * devicePixelRatioF(),
+                        event->modifiers(), false};
+  if (mouse_in_flight_ > 0)
+    pending_move_ = move;
+  else
+    sendMouse(move);
+  event->accept();
+}
+
+void VolumeView::wheelEvent(QWheelEvent* event) {
+  const int delta = event->angleDelta().y();
+  if (delta == 0) {
+    QWidget::wheelEvent(event);
+    return;
+  }
+  sendMouse({delta > 0 ? vtkCommand::MouseWheelForwardEvent : vtkCommand::MouseWheelBackwardEvent,
+             event->position() * devicePixelRatioF(), event->modifiers(), false});
+  event->accept();
 }
 
 }  // namespace apertura::gui

@@ -4,7 +4,6 @@
 #include <QMouseEvent>
 #include <QOffscreenSurface>
 #include <QOpenGLContext>
-#include <QOpenGLExtraFunctions>
 #include <QOpenGLFramebufferObject>
 #include <QOpenGLFunctions>
 #include <QPainter>
@@ -19,6 +18,8 @@
 #include <vtkInteractorStyleTrackballCamera.h>
 #include <vtkOpenGLState.h>
 #include <vtkRenderer.h>
+
+#include "gui/view/vtk_frame_readback.h"
 
 namespace apertura::gui {
 
@@ -93,6 +94,10 @@ vtkRenderer* VtkHostWidget::renderer() const {
 
 vtkGenericOpenGLRenderWindow* VtkHostWidget::renderWindow() const {
   return render_window_.GetPointer();
+}
+
+QSurfaceFormat VtkHostWidget::contextFormat() {
+  return vtkFormat();
 }
 
 void VtkHostWidget::setDefaultSurfaceFormat() {
@@ -183,30 +188,9 @@ void VtkHostWidget::renderFrame() {
 }
 
 void VtkHostWidget::readBack() {
-  if (!context_ || QOpenGLContext::currentContext() != context_.get())
-    return;
-  const int* src = render_window_->GetSize();
-  const QSize size(std::max(1, src[0]), std::max(1, src[1]));
-  if (!target_ || target_->size() != size)
-    target_ = std::make_unique<QOpenGLFramebufferObject>(size);
-  vtkOpenGLState* state = render_window_->GetState();
-  state->vtkglBindFramebuffer(GL_DRAW_FRAMEBUFFER, target_->handle());
-  QOpenGLExtraFunctions* f = context_->extraFunctions();
-  const GLenum draw_buffer = GL_COLOR_ATTACHMENT0;
-  f->glDrawBuffers(1, &draw_buffer);
-  render_window_->BlitDisplayFramebuffer(0, 0, 0, size.width(), size.height(), 0, 0, size.width(),
-                                         size.height(), GL_COLOR_BUFFER_BIT, GL_NEAREST);
-  // VTK leaves the background alpha at 0 and QImage reads the buffer as premultiplied, which
-  // would turn the background black: make the frame opaque.
-  state->vtkglBindFramebuffer(GL_FRAMEBUFFER, target_->handle());
-  state->vtkglViewport(0, 0, size.width(), size.height());
-  state->vtkglColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_TRUE);
-  state->vtkglClearColor(0.0f, 0.0f, 0.0f, 1.0f);
-  f->glClear(GL_COLOR_BUFFER_BIT);
-  state->vtkglColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
-  frame_ = target_->toImage().convertToFormat(QImage::Format_RGB32);
-  // toImage() rebound Qt's idea of the framebuffer; VTK must not trust its cache next time.
-  state->Reset();
+  QImage frame = readVtkFrame(render_window_.Get(), context_.get(), target_);
+  if (!frame.isNull())
+    frame_ = std::move(frame);
 }
 
 void VtkHostWidget::paintEvent(QPaintEvent* /*event*/) {

@@ -2,6 +2,7 @@
 
 #include <QImage>
 #include <QString>
+#include <QSurfaceFormat>
 #include <QWidget>
 
 #include <memory>
@@ -47,6 +48,8 @@ class VtkHostWidget : public QWidget {
   // Must run before QApplication is constructed: VTK's OpenGL2 backend needs a 3.2 core
   // context, and Qt only honours the default format for contexts created afterwards.
   static void setDefaultSurfaceFormat();
+  // The format of the offscreen contexts VTK renders into (also the volume view's render thread).
+  static QSurfaceFormat contextFormat();
 
   // Call after changing the scene: the next paint renders it. Hidden views never render, and
   // several requests before a paint cost one frame.

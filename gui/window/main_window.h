@@ -128,9 +128,11 @@ class MainWindow : public QMainWindow {
   QAction* stop_action_ = nullptr;
   QAction* continue_action_ = nullptr;
   QAction* launcher_action_ = nullptr;
-  std::unique_ptr<QTemporaryDir> launcher_dir_;  // the project of a launcher run when unsaved
-  QString launcher_prefix_;                      // where that run writes its images
-  std::unique_ptr<QTemporaryDir> resume_dir_;    // the last model, written for continueRun()
+  // A launcher run's project file and snapshots; removed when the run ends, however it ends.
+  std::unique_ptr<QTemporaryDir> launcher_dir_;
+  std::unique_ptr<QTemporaryDir> launcher_results_dir_;  // its outputs while the project is unsaved
+  QString launcher_prefix_;                              // where that run writes its images
+  std::unique_ptr<QTemporaryDir> resume_dir_;  // the last model, written for continueRun()
   ProjectActions* project_ = nullptr;
   std::optional<apertura::DatasetSummary> dataset_;
   std::shared_ptr<apertura::pipeline::ImagingProducts> products_;

@@ -45,30 +45,48 @@ bool MainWindow::startLauncherRun() {
   }
   mask_panel_->applyTo(*settings);
 
-  // The run reads a project file: a hidden one beside the user's project (relative paths and the
-  // output prefix mean the same there), or one in a temporary folder while the project is unsaved.
+  // The run reads a project file in a temporary folder (nothing is left beside the user's
+  // project); its snapshots go to a folder inside it. Both go when the run ends (onRunFinished).
+  // Paths that the file would resolve against its own folder are written absolute.
+  launcher_dir_ = std::make_unique<QTemporaryDir>();
+  if (!launcher_dir_->isValid()) {
+    log(tr("launcher run: cannot create a temporary folder: %1").arg(launcher_dir_->errorString()));
+    launcher_dir_.reset();
+    return false;
+  }
+  const QString project_path = launcher_dir_->filePath(QStringLiteral("launcher.apertura"));
+  const QString snapshot_dir = launcher_dir_->filePath(QStringLiteral("snapshots"));
   const QString user_project = project_->document()->path();
-  QString project_path;
+  const QDir base =
+      user_project.isEmpty() ? QDir::current() : QFileInfo(user_project).absoluteDir();
+  const auto absolute = [&base](std::string& path) {
+    if (!path.empty())
+      path = QDir::cleanPath(base.absoluteFilePath(QString::fromStdString(path))).toStdString();
+  };
+  absolute(settings->data.path);
+  absolute(settings->optimizer.initial_model);
+  absolute(settings->output.model_ms);
   if (!user_project.isEmpty()) {
-    const QFileInfo info(user_project);
-    project_path = info.absoluteDir().filePath(QStringLiteral(".") + info.completeBaseName() +
-                                               QStringLiteral(".launcher.apertura"));
     launcher_prefix_ = resultsPrefix(*settings, user_project);
+  } else if (QDir::isAbsolutePath(QString::fromStdString(settings->output.prefix))) {
+    launcher_prefix_ = QString::fromStdString(settings->output.prefix);
   } else {
-    launcher_dir_ = std::make_unique<QTemporaryDir>();
-    if (!launcher_dir_->isValid()) {
+    // Unsaved: the outputs stay in a folder of their own until the next launcher run.
+    launcher_results_dir_ = std::make_unique<QTemporaryDir>();
+    if (!launcher_results_dir_->isValid()) {
       log(tr("launcher run: cannot create a temporary folder: %1")
-              .arg(launcher_dir_->errorString()));
+              .arg(launcher_results_dir_->errorString()));
+      launcher_dir_.reset();
       return false;
     }
-    project_path = launcher_dir_->filePath(QStringLiteral("launcher.apertura"));
-    launcher_prefix_ = resultsPrefix(*settings, project_path);
+    launcher_prefix_ = launcher_results_dir_->filePath(QStringLiteral("launcher"));
   }
   settings->output.prefix = launcher_prefix_.toStdString();
   try {
     project::saveProject(*settings, project_path.toStdString());  // atomic, a few kilobytes
   } catch (const std::exception& e) {
     log(tr("launcher run: could not write %1: %2").arg(project_path, QString::fromUtf8(e.what())));
+    launcher_dir_.reset();
     return false;
   }
 
@@ -77,7 +95,8 @@ bool MainWindow::startLauncherRun() {
   image_tabs_->clearCounts();
   run_status_->start(settings->optimizer.max_iterations);
   log(tr("launcher run started: %1 (outputs %2-*.fits)").arg(launcher, launcher_prefix_));
-  const bool started = run_->startExternal(launcher, ExternalRun::defaultCliPath(), project_path);
+  const bool started =
+      run_->startExternal(launcher, ExternalRun::defaultCliPath(), project_path, snapshot_dir);
   updateRunActions();
   return started;
 }

@@ -1,9 +1,14 @@
 // The JSON line parser behind "Run with launcher": recorded apertura-cli --json lines must reach
 // the observer as the same metrics an in-process run reports.
+#include <QTemporaryDir>
 #include <QtTest>
 
+#include <cmath>
+
+#include "core/io/fits_image_io.h"
 #include "gui/controller/json_event_parser.h"
 #include "gui/controller/queued_run_observer.h"
+#include "gui/controller/snapshot_loader.h"
 
 using apertura::gui::JsonEventParser;
 using apertura::gui::QueuedRunObserver;
@@ -71,6 +76,68 @@ class TestJsonEventParser : public QObject {
     const auto batch = observer.take();
     QVERIFY(batch.metrics.empty());
     QVERIFY(batch.stages.empty());
+  }
+
+  // --snapshot-dir lines name a complete FITS file; read back it is the engine's snapshot.
+  void snapshotLinesAndFiles() {
+    QueuedRunObserver observer;
+    auto r = JsonEventParser::feed(
+        R"({"event":"snapshot","iteration":7,"model":"/tmp/s/model-000007.fits","name":"model","nx":4,"ny":3,"path":"/tmp/s/model-000007.fits","unit":"Jy/pixel"})",
+        observer);
+    QCOMPARE(r.kind, Kind::Snapshot);
+    QCOMPARE(r.path, QStringLiteral("/tmp/s/model-000007.fits"));
+    QCOMPARE(r.name, QStringLiteral("model"));
+    QCOMPARE(r.iteration, 7);
+    // The path under the image's name alone is enough.
+    r = JsonEventParser::feed(
+        R"({"event":"snapshot","iteration":-1,"name":"dirty","dirty":"/tmp/s/dirty-init.fits"})",
+        observer);
+    QCOMPARE(r.kind, Kind::Snapshot);
+    QCOMPARE(r.path, QStringLiteral("/tmp/s/dirty-init.fits"));
+    QCOMPARE(r.iteration, -1);
+    r = JsonEventParser::feed(R"({"event":"snapshot","iteration":3,"name":"model"})", observer);
+    QCOMPARE(r.kind, Kind::Malformed);
+    QVERIFY(r.message.contains("snapshot"));
+    QVERIFY(observer.take().images.empty());  // reading the file is ExternalRun's job
+
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    apertura::FitsImage f;
+    f.nx = 4;
+    f.ny = 3;
+    for (int i = 0; i < 12; ++i)
+      f.pixels.push_back(0.25 * i - 1.0);
+    f.cell_x_rad = -1e-6;
+    f.cell_y_rad = 1e-6;
+    f.ref_pixel_x = 2;
+    f.ref_pixel_y = 1;
+    f.ref_ra_rad = 1.5;
+    f.ref_dec_rad = -0.5;
+    f.bunit = "JY/BEAM";
+    f.beam = apertura::ImageBeam{3e-6, 2e-6, 0.5};
+    const QString path = dir.filePath("residual-000007.fits");
+    apertura::writeFitsImage(path.toStdString(), f);
+    const auto image = apertura::gui::readSnapshotFile(path, "residual", 7);
+    QCOMPARE(image->name, std::string("residual"));
+    QCOMPARE(image->iteration, 7);
+    QCOMPARE(image->nx, 4);
+    QCOMPARE(image->ny, 3);
+    QCOMPARE(image->unit, std::string("Jy/beam"));
+    QCOMPARE(image->pixels.size(), std::size_t(12));
+    QCOMPARE(image->pixels[5], 0.25f);
+    QCOMPARE(image->pixels[11], 1.75f);
+    QVERIFY(std::abs(image->cell_x_rad + 1e-6) < 1e-15);
+    QVERIFY(std::abs(image->ref_ra_rad - 1.5) < 1e-12);
+    QVERIFY(std::abs(image->ref_dec_rad + 0.5) < 1e-12);
+    QVERIFY(std::abs(image->beam_major_rad - 3e-6) < 1e-12);
+    QVERIFY(std::abs(image->beam_pa_rad - 0.5) < 1e-9);
+    // A missing or broken file is an error naming it, never a crash.
+    try {
+      apertura::gui::readSnapshotFile(dir.filePath("missing.fits"), "model", 1);
+      QFAIL("no error for a missing file");
+    } catch (const std::exception& e) {
+      QVERIFY2(QString(e.what()).contains("missing.fits"), e.what());
+    }
   }
 
   void badLinesAreTextNotCrashes() {

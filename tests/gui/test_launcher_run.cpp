@@ -1,23 +1,27 @@
 // Run > Run with launcher: the demo project runs in an apertura-cli process (plain, or under
 // mpirun with two ranks), its JSON events reach the convergence charts and its FITS outputs the
 // image views; a launcher that does not exist is a readable error and the window stays usable.
-#include <QApplication>
+#include <QDir>
+#include <QFileInfo>
 #include <QLineEdit>
 #include <QPlainTextEdit>
-#include <QSettings>
+#include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "core/engine/run_observer.h"
 #include "gui/controller/app_preferences.h"
 #include "gui/controller/run_controller.h"
 #include "gui/dialogs/preferences_dialog.h"
+#include "gui/panels/run_settings_panel.h"
 #include "gui/plots/convergence_panel.h"
 #include "gui/view/image_panel.h"
 #include "gui/view/image_view.h"
-#include "gui/view/vtk_host_widget.h"
 #include "gui/window/image_tabs.h"
 #include "gui/window/main_window.h"
+#include "gui/window/project_actions.h"
+#include "gui/window/surface_tab.h"
 #include "gui_test_support.h"
 
 using apertura::gui::AppPreferences;
@@ -45,8 +49,7 @@ class TestLauncherRun : public QObject {
  private slots:
   void initTestCase() {
     QVERIFY(dir_.isValid());
-    QSettings::setDefaultFormat(QSettings::IniFormat);
-    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, dir_.path() + "/settings");
+    apertura::testing::useThrowAwaySettings(dir_.path());
     qputenv("APERTURA_CLI", QByteArray(APERTURA_CLI_PATH));
   }
 
@@ -116,6 +119,102 @@ class TestLauncherRun : public QObject {
     QCOMPARE(finished.at(0).at(0).toString(), QStringLiteral("cancelled"));
   }
 
+  // apertura-cli --snapshot-dir: the model view and the iteration stack change DURING the run
+  // (before "finished"); the run's project file and snapshots live in a temporary folder that is
+  // gone afterwards, and nothing is left beside the user's saved project.
+  void snapshotsArriveDuringTheRun() {
+    setLauncher(QStringLiteral("env"));
+    MainWindow w;
+    apertura::testing::openDemoForLbfgsRun(w, 12, dir_.path());
+    if (QTest::currentTestFailed())
+      return;
+    auto settings = w.runSettings()->settings(apertura::project::ProjectSettings{});
+    QVERIFY(settings);
+    settings->optimizer.snapshot_every = 1;
+    w.runSettings()->setSettings(*settings);
+    QTemporaryDir project_dir;
+    QVERIFY(project_dir.isValid());
+    const QString project = project_dir.filePath("snapshots-demo.apertura");
+    QVERIFY(w.projectActions()->saveAs(project));
+
+    QSignalSpy finished(&w, &MainWindow::runFinished);
+    auto* model = w.imageTabs()->panel("model");
+    QVERIFY(model);
+    // Connected after the window's own connections: when this runs, the views have the image.
+    QList<int> model_iterations_before_finish;
+    int stack_slices_before_finish = 0;
+    connect(w.runController(), &apertura::gui::RunController::snapshot, this,
+            [&](const std::shared_ptr<const apertura::engine::ImageSnapshot>& s) {
+              if (s->name != "model" || !finished.isEmpty())
+                return;
+              model_iterations_before_finish << s->iteration;
+              QVERIFY(model->view()->image());
+              QCOMPARE(model->view()->image()->nx, s->nx);
+              QCOMPARE(model->view()->image()->at(s->nx / 2, s->ny / 2),
+                       double(s->pixels[std::size_t(s->ny / 2) * s->nx + s->nx / 2]));
+              stack_slices_before_finish = w.surfaceTab()->stack().sliceCount();
+            });
+    QVERIFY(w.startLauncherRun());
+    const QRegularExpression dir_arg("--snapshot-dir (\\S+)");
+    const auto match = dir_arg.match(logText(w));
+    QVERIFY2(match.hasMatch(), qPrintable(logText(w)));
+    const QString snapshot_dir = match.captured(1);
+    const QString run_dir = QFileInfo(snapshot_dir).absolutePath();
+    QVERIFY(!run_dir.startsWith(project_dir.path()));
+    QVERIFY(QFileInfo::exists(run_dir + "/launcher.apertura"));
+    QVERIFY(finished.wait(300000));
+    QVERIFY2(finished.at(0).at(0).toString() == "finished",
+             qPrintable(finished.at(0).at(1).toString() + "\n" + logText(w)));
+
+    qInfo("model snapshots before finished: %s; stack slices %d", qPrintable([&] {
+            QStringList l;
+            for (int i : model_iterations_before_finish)
+              l << QString::number(i);
+            return l.join(' ');
+          }()),
+          stack_slices_before_finish);
+    // Several model snapshots, in increasing iteration order, reached the views mid-run.
+    QVERIFY2(model_iterations_before_finish.size() >= 2, qPrintable(logText(w)));
+    for (int i = 1; i < model_iterations_before_finish.size(); ++i)
+      QVERIFY(model_iterations_before_finish[i] >= model_iterations_before_finish[i - 1]);
+    QVERIFY(model_iterations_before_finish.first() < 12);
+    QVERIFY(stack_slices_before_finish >= 2);
+    // The first model snapshot came while the run still had iterations to go.
+    const auto& metrics = w.convergence()->metrics();
+    QVERIFY(!metrics.isEmpty());
+    QVERIFY(model_iterations_before_finish.first() < metrics.last().iteration);
+    // The temporary folder (project file and snapshots) is gone; nothing beside the project.
+    QVERIFY2(!QFileInfo::exists(run_dir), qPrintable(run_dir));
+    QVERIFY(!QFileInfo::exists(project_dir.filePath(".snapshots-demo.launcher.apertura")));
+    const QStringList beside = QDir(project_dir.path())
+                                   .entryList(QStringList() << "*.apertura",
+                                              QDir::Files | QDir::Hidden | QDir::NoDotAndDotDot);
+    QCOMPARE(beside, QStringList() << "snapshots-demo.apertura");
+    // The outputs are still written under the project's prefix and shown.
+    QVERIFY(QFileInfo::exists(project_dir.filePath("snapshots-demo-model.fits")));
+    QTRY_VERIFY_WITH_TIMEOUT(logText(w).contains("loaded 5 images"), 30000);
+  }
+
+  // Stop during a run with snapshots: the temporary folder is removed too.
+  void stopRemovesSnapshotFolder() {
+    setLauncher(QStringLiteral("env"));
+    MainWindow w;
+    apertura::testing::openDemoForLbfgsRun(w, 5000, dir_.path());
+    if (QTest::currentTestFailed())
+      return;
+    QSignalSpy finished(&w, &MainWindow::runFinished);
+    QSignalSpy snapshots(w.runController(), &apertura::gui::RunController::snapshot);
+    QVERIFY(w.startLauncherRun());
+    const auto match = QRegularExpression("--snapshot-dir (\\S+)").match(logText(w));
+    QVERIFY(match.hasMatch());
+    const QString run_dir = QFileInfo(match.captured(1)).absolutePath();
+    QVERIFY(snapshots.wait(120000));  // the dirty image at least
+    w.runController()->cancel();
+    QVERIFY(finished.wait(30000));
+    QCOMPARE(finished.at(0).at(0).toString(), QStringLiteral("cancelled"));
+    QVERIFY2(!QFileInfo::exists(run_dir), qPrintable(run_dir));
+  }
+
  private:
   void runDemo(const QString& launcher) {
     setLauncher(launcher);
@@ -144,7 +243,8 @@ class TestLauncherRun : public QObject {
     QVERIFY(model);
     QTRY_VERIFY_WITH_TIMEOUT(model->view()->image() && !model->view()->image()->empty(), 30000);
     QVERIFY(model->view()->image()->nx > 0 && model->view()->image()->ny > 0);
-    QVERIFY(logText(w).contains("loaded 5 images"));
+    // Snapshots fill the views during the run; the outputs are read after it.
+    QTRY_VERIFY_WITH_TIMEOUT(logText(w).contains("loaded 5 images"), 30000);
     const QString shot = apertura::testing::artifact(
         QStringLiteral("launcher-run-%1.png").arg(launcher.startsWith("mpirun") ? "mpi" : "cli"));
     if (!shot.isEmpty())
@@ -155,13 +255,7 @@ class TestLauncherRun : public QObject {
 };
 
 int main(int argc, char** argv) {
-  apertura::gui::VtkHostWidget::setDefaultSurfaceFormat();
-  QApplication app(argc, argv);
-  QApplication::setQuitOnLastWindowClosed(false);
-  QApplication::setOrganizationName("AperturaTest");
-  QApplication::setApplicationName("test_launcher_run");
-  TestLauncherRun test;
-  return QTest::qExec(&test, argc, argv);
+  return apertura::testing::runWindowTest<TestLauncherRun>(argc, argv, "test_launcher_run");
 }
 
 #include "test_launcher_run.moc"

@@ -2,16 +2,13 @@
 // memory), the volume view that ray-casts it (a non-blank picture that changes when rotated), and
 // a demo run in the real window with the volume on screen.
 #include <QApplication>
-#include <QElapsedTimer>
 #include <QFile>
+#include <QOpenGLContext>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTemporaryDir>
+#include <QThread>
 #include <QtTest>
-
-#include <vtkCamera.h>
-#include <vtkImageData.h>
-#include <vtkRenderer.h>
 
 #include <algorithm>
 #include <cmath>
@@ -24,14 +21,18 @@
 #include "gui/view/image_panel.h"
 #include "gui/view/image_view.h"
 #include "gui/view/iteration_stack.h"
+#include "gui/view/volume_scene.h"
 #include "gui/view/volume_view.h"
+#include "gui/view/vtk_host_widget.h"
 #include "gui/window/image_tabs.h"
 #include "gui/window/main_window.h"
 #include "gui/window/surface_tab.h"
+#include "tests/gui/event_loop_monitor.h"
 
 using apertura::gui::IterationStack;
 using apertura::gui::MainWindow;
 using apertura::gui::SurfaceTab;
+using apertura::gui::VolumeScene;
 using apertura::gui::VolumeView;
 
 namespace {
@@ -62,11 +63,8 @@ PictureStats pictureStats(const QImage& image, QRgb background) {
   return s;
 }
 
-QRgb backgroundOf(VolumeView& view) {
-  double rgb[3];
-  view.renderer()->GetBackground(rgb);
-  return qRgb(int(std::lround(rgb[0] * 255)), int(std::lround(rgb[1] * 255)),
-              int(std::lround(rgb[2] * 255)));
+QRgb backgroundOf(VolumeView& /*view*/) {
+  return VolumeView::backgroundColor().rgb();
 }
 
 int differingPixels(const QImage& a, const QImage& b) {
@@ -93,6 +91,8 @@ std::vector<float> blob(int n, int iteration) {
   }
   return p;
 }
+
+constexpr qint64 kMaxStallMs = 50;  // the requirement for the event loop during a run
 
 void saveArtifact(const QImage& image, const QString& name) {
   const QString dir = qEnvironmentVariable("APERTURA_TEST_ARTIFACTS");
@@ -160,6 +160,64 @@ class TestVolumeView : public QObject {
     QCOMPARE(stack.nx(), 16);
   }
 
+  // Each slice is scaled on its own: its sky (median + 3 MAD) is transparent, a high percentile is
+  // full brightness, and asinh lifts faint emission (3 % of the peak) above the transparent floor
+  // (0.12) where a linear scale leaves it at 0.03; a model 10^4 times fainter looks the same;
+  // negatives and blanks are empty; the stack is half as tall as the image is wide.
+  void slicesAreNormalisedOnTheirOwn() {
+    const int n = 32;
+    const std::size_t plane = std::size_t(n) * n;
+    apertura::gui::VolumeInput input;
+    input.nx = input.ny = n;
+    input.nz = 2;
+    input.pixel = 2.0;
+    input.values.assign(plane * 2, 0.0f);
+    const std::size_t centre = std::size_t(n / 2) * n + n / 2;
+    for (int k = 0; k < 2; ++k) {
+      const float peak = k == 0 ? 0.01f : 100.0f;
+      float* s = input.values.data() + plane * k;
+      for (int y = 0; y < n; ++y) {
+        for (int x = 0; x < n; ++x) {
+          const std::size_t i = std::size_t(y) * n + x;
+          // Sky: a low positive ripple (0 to 0.2 % of the peak), as RML models have.
+          s[i] = 0.002f * peak * float((x * 7 + y * 13) % 10) / 10.0f;
+          if (std::hypot(x - n / 2.0, y - n / 2.0) < 6.0)
+            s[i] = 0.03f * peak;  // a faint disk
+          if (std::abs(x - n / 2) <= 1 && std::abs(y - n / 2) <= 1)
+            s[i] = peak;  // a bright 3 x 3 source on it
+        }
+      }
+      s[0] = -peak;                                    // negative: empty
+      s[1] = std::numeric_limits<float>::quiet_NaN();  // blank: empty
+    }
+    VolumeScene scene;
+    scene.setInput(input);
+    const float* v = scene.normalisedValues();
+    QVERIFY(v);
+    const std::size_t disk = centre + 4;
+    const std::size_t sky = std::size_t(2) * n + 20;
+    for (int k = 0; k < 2; ++k) {
+      const float* s = v + plane * k;
+      QCOMPARE(s[centre], 1.0f);
+      QVERIFY2(s[disk] > 0.2f && s[disk] < 0.5f, qPrintable(QString::number(s[disk])));
+      QCOMPARE(s[sky], 0.0f);
+      QCOMPARE(s[0], 0.0f);
+      QCOMPARE(s[1], 0.0f);
+    }
+    // Per slice: the faint first model is drawn exactly like the bright second one.
+    for (std::size_t i = 0; i < plane; ++i)
+      QVERIFY(std::abs(v[i] - v[plane + i]) < 1e-5f);
+    // A flat slice has no emission at all.
+    std::vector<float> flat(plane, 3.0f);
+    VolumeScene::normaliseSlice(flat.data(), flat.size());
+    QCOMPARE(*std::max_element(flat.begin(), flat.end()), 0.0f);
+
+    const auto b = scene.bounds();
+    const double width = b[1] - b[0];
+    QCOMPARE(width, (n - 1) * 2.0);
+    QVERIFY(std::abs((b[5] - b[4]) - 0.5 * width) < 1e-9);
+  }
+
   // The stack as a ray-cast volume: a non-blank picture that changes when rotated.
   void volumeRendersAndRotates() {
     IterationStack stack;
@@ -171,8 +229,7 @@ class TestVolumeView : public QObject {
     view.setStack(stack);
     view.show();
     QVERIFY(QTest::qWaitForWindowExposed(&view));
-    int dims[3];
-    view.volumeData()->GetDimensions(dims);
+    const auto dims = view.dimensions();
     QCOMPARE(dims[0], 64);
     QCOMPARE(dims[1], 64);
     QCOMPARE(dims[2], 20);
@@ -193,10 +250,9 @@ class TestVolumeView : public QObject {
     QVERIFY2(stats.foreground > 2000, qPrintable(QString::number(stats.foreground)));
 
     const int frames = view.framesRendered();
-    view.renderer()->GetActiveCamera()->Azimuth(70.0);
-    view.requestRender();
+    view.rotate(70.0);
     const QImage rotated = view.grabRendered();
-    QCOMPARE(view.framesRendered(), frames + 1);
+    QVERIFY(view.framesRendered() > frames);
     saveArtifact(rotated, "volume_view_rotated.png");
     const int changed = differingPixels(first, rotated);
     QVERIFY2(changed > 2000, qPrintable(QString("only %1 pixels changed").arg(changed)));
@@ -207,7 +263,7 @@ class TestVolumeView : public QObject {
     QTest::mousePress(&view, Qt::LeftButton, {}, QPoint(240, 200));
     QTest::mouseMove(&view, QPoint(300, 220));
     QTest::mouseRelease(&view, Qt::LeftButton, {}, QPoint(300, 220));
-    QVERIFY(view.framesRendered() > before_drag);
+    QTRY_VERIFY_WITH_TIMEOUT(view.framesRendered() > before_drag, 20000);
     QVERIFY(differingPixels(rotated, view.grabRendered()) > 500);
 
     // Clearing shows the placeholder only.
@@ -248,19 +304,13 @@ class TestVolumeView : public QObject {
     QSignalSpy finished(&w, &MainWindow::runFinished);
     QVERIFY(w.startRun());
     w.centralTabs()->setCurrentWidget(tab);  // the run shows the dirty image first
-    QElapsedTimer clock;
-    clock.start();
-    qint64 last = 0, worst = 0;
-    QTimer ticker;
-    ticker.setTimerType(Qt::PreciseTimer);
-    ticker.setInterval(5);
-    connect(&ticker, &QTimer::timeout, this, [&] {
-      worst = std::max(worst, clock.elapsed() - last);
-      last = clock.elapsed();
-    });
-    ticker.start();
+    const double load_before = apertura::testing::loadAverage();
+    apertura::testing::EventLoopMonitor loop;
+    loop.start();
     QVERIFY(finished.wait(240000));
-    ticker.stop();
+    loop.stop();
+    const qint64 worst = loop.worstGapMs();
+    const double worst_cpu = loop.worstGuiCpuMs();
     QCOMPARE(finished.first().at(0).toString(), QString("finished"));
     w.centralTabs()->setCurrentWidget(tab);
     tab->refreshNow();
@@ -269,9 +319,13 @@ class TestVolumeView : public QObject {
     VolumeView* volume = tab->volumeView();
     qInfo(
         "demo run with the volume on screen: %d model snapshots, %d slices, %zu bytes, "
-        "%d frames (last %.1f ms), worst event-loop gap %lld ms",
+        "%d frames (last %.1f ms, %s), worst event-loop gap %lld ms, most GUI-thread CPU "
+        "between two ticks %.1f ms, load average before %.2f",
         model_snapshots, stack.sliceCount(), stack.bytes(), volume->framesRendered(),
-        volume->lastFrameMs(), worst);
+        volume->lastFrameMs(), volume->threaded() ? "render thread" : "GUI thread", worst,
+        worst_cpu, load_before);
+    // Frames are rendered off the GUI thread wherever Qt supports OpenGL on other threads.
+    QCOMPARE(volume->threaded(), QOpenGLContext::supportsThreadedOpenGL());
     // The controller hands the window the latest snapshot of each kind per batch, so a fast run
     // delivers fewer than one per iteration; the stack holds each distinct iteration delivered.
     QVERIFY2(model_snapshots >= 3, qPrintable(QString::number(model_snapshots)));
@@ -312,6 +366,23 @@ class TestVolumeView : public QObject {
     const PictureStats stats = pictureStats(picture, backgroundOf(*volume));
     QVERIFY2(stats.variance > 20.0, qPrintable(QString::number(stats.variance)));
     QVERIFY2(worst < 1000, qPrintable(QString("the event loop froze for %1 ms").arg(worst)));
+    // The requirement with the volume on screen, as test_run_status checks it without:
+    // the GUI thread's own work between two 5 ms ticks stays under 50 ms (always enforced), and
+    // so does the wall-clock gap, unless other processes held the CPU before the run started.
+    QVERIFY2(worst_cpu < kMaxStallMs,
+             qPrintable(QString("the GUI thread worked %1 ms without returning to the event loop")
+                            .arg(worst_cpu)));
+    const int cores = QThread::idealThreadCount();
+    if (worst >= kMaxStallMs && load_before >= cores) {
+      QSKIP(qPrintable(QString("wall-clock gap %1 ms not checked against %2 ms: load average %3 "
+                               "on %4 cores before the run")
+                           .arg(worst)
+                           .arg(kMaxStallMs)
+                           .arg(load_before, 0, 'f', 2)
+                           .arg(cores)));
+    }
+    QVERIFY2(worst < kMaxStallMs,
+             qPrintable(QString("the event loop stalled for %1 ms").arg(worst)));
   }
 
  private:

@@ -32,6 +32,17 @@ set(CPACK_DEBIAN_PACKAGE_SECTION science)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_MAINTAINER "${APERTURA_MAINTAINER}")
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "casacore-data")
+# The CUDA module (lib/apertura/libapertura_cuda.so) is loaded with dlopen and is optional: its
+# CUDA runtime and cuFFT must not become dependencies. dpkg-shlibdeps then runs from a pre-build
+# script over every binary but the module (packaging/deb_shlibdeps.cmake says why), and CUDA is
+# only suggested: NVIDIA's runtime packages for the toolkit version the module was built with.
+if(TARGET apertura_cuda)
+  set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS OFF)
+  set(CPACK_PRE_BUILD_SCRIPTS ${PROJECT_SOURCE_DIR}/packaging/deb_shlibdeps.cmake)
+  set(CPACK_APERTURA_SHLIBDEPS_EXCLUDE "/lib/apertura/libapertura_cuda[.]so$")
+  set(_cuda_pkg "${CUDAToolkit_VERSION_MAJOR}-${CUDAToolkit_VERSION_MINOR}")
+  set(CPACK_DEBIAN_PACKAGE_SUGGESTS "cuda-cudart-${_cuda_pkg}, libcufft-${_cuda_pkg}")
+endif()
 set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 # apertura_<version>_<arch>.deb, installing under /usr (the DEB generator's default prefix); the
 # tarball holds the same tree (bin/, lib/, share/) under its top folder.

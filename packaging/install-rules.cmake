@@ -2,6 +2,8 @@
 # target exists. Layout under the prefix (/usr in the .deb):
 #   bin/apertura, bin/apertura-cli
 #   lib/apertura/plugins/        (installed by plugins/, if any)
+#   lib/apertura/libapertura_cuda.so  (the CUDA backend, when built: core/imaging/cuda_module_loader
+#                                      looks in <prefix>/lib/apertura beside <prefix>/bin)
 #   share/applications/apertura.desktop
 #   share/icons/hicolor/{scalable,NxN}/apps/apertura.{svg,png}
 #   share/metainfo/org.apertura.Apertura.metainfo.xml
@@ -28,6 +30,13 @@ if(TARGET apertura)
   install(FILES ${_gen}/org.apertura.Apertura.metainfo.xml
           DESTINATION ${CMAKE_INSTALL_DATADIR}/metainfo)
 endif()
+# The CUDA backend module. Literally lib/apertura (not CMAKE_INSTALL_LIBDIR, which is
+# lib/x86_64-linux-gnu under /usr): the loader searches <program dir>/../lib/apertura. The install
+# drops the build-tree RUNPATH; libcudart/libcufft come from the system library path.
+if(TARGET apertura_cuda)
+  install(TARGETS apertura_cuda LIBRARY DESTINATION lib/apertura)
+endif()
+
 # The project-file MIME type is useful without the GUI too (file managers name the files).
 install(FILES ${_pkg}/apertura-mime.xml DESTINATION ${CMAKE_INSTALL_DATADIR}/mime/packages
         RENAME apertura.xml)

@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "app/cli/demo_command.h"
+#include "app/cli/devices_command.h"
 #include "app/cli/dirty_command.h"
 #include "app/cli/info_command.h"
 #include "app/cli/plugins_command.h"
@@ -35,6 +36,7 @@ int run(int argc, char** argv) {
   apertura::cli::RunOptions run_options;
   auto* run_cmd = apertura::cli::addRunCommand(app, run_options);
   auto* plugins_cmd = apertura::cli::addPluginsCommand(app);
+  auto* devices_cmd = apertura::cli::addDevicesCommand(app);
 
   CLI11_PARSE(app, argc, argv);
 
@@ -50,6 +52,8 @@ int run(int argc, char** argv) {
     return apertura::cli::runProject(run_options);
   if (*plugins_cmd)
     return apertura::cli::runPlugins();
+  if (*devices_cmd)
+    return apertura::cli::runDevices();
   return 2;
 }
 

@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "core/engine/device_memory_gauge.h"
 #include "core/engine/memory_tracker.h"
 #include "core/engine/process_resources.h"
 
@@ -83,6 +84,7 @@ void Engine::sampleResources() {
     s.rss_bytes = currentRssBytes();
     s.peak_rss_bytes = peakRssBytes();
     s.tracked_bytes = MemoryTracker::instance().total();
+    s.gpu_bytes = DeviceMemoryGauge::instance().total();
     observer_->resources(s);
     lock.lock();
     if (finished)

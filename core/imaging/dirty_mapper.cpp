@@ -20,7 +20,10 @@ template <typename T>
 class ChunkGridder {
  public:
   ChunkGridder(ChunkSequence& chunks, const ImagingWeighter& weighter, const DirtyImageSettings& s)
-      : chunks_(chunks), weighter_(weighter), op_(makeCpuOperator<T>(s.geometry, s.op)) {
+      : chunks_(chunks),
+        weighter_(weighter),
+        backend_(),
+        op_(makeOperator<T>(s.geometry, s.op, s.backend, &backend_)) {
     if (chunks.held()) {
       chunks.forEach([&](const VisibilityChunk& c, std::size_t) {
         checkChunk(c);
@@ -33,7 +36,7 @@ class ChunkGridder {
     }
   }
 
-  std::string describe() const { return op_->describe(); }
+  std::string describe() const { return backend_ + "; " + op_->describe(); }
 
   // Re(A^H (w x)) with x the visibilities (or 1 when `psf`); `per_chunk` sees each chunk's
   // imaging weights.
@@ -100,6 +103,7 @@ class ChunkGridder {
 
   ChunkSequence& chunks_;
   const ImagingWeighter& weighter_;
+  std::string backend_;  // the factory's line; declared before op_, whose initializer fills it
   std::unique_ptr<ImagingOperator<T>> op_;
   std::vector<UvwBlock> blocks_;  // held chunks only
   std::vector<std::unique_ptr<PlannedBlock>> plans_;

@@ -9,6 +9,7 @@
 #include "core/imaging/beam_fit.h"
 #include "core/imaging/image_geometry.h"
 #include "core/imaging/imaging_operator.h"
+#include "core/imaging/operator_factory.h"
 #include "core/imaging/weighting.h"
 
 namespace apertura::imaging {
@@ -20,6 +21,9 @@ struct DirtyImageSettings {
   // Distributed runs: each process holds some of the chunks; weight densities, weight sums and
   // both images are summed over processes (null: one process).
   SumOverProcesses sum_over_processes;
+  // The backend of the gridding operator (operator_factory.h). CPU unless the caller passes the
+  // project's imaging.backend / imaging.gpu_device, as the pipeline's dirty stages do.
+  BackendRequest backend{"cpu", 0};
 };
 
 struct DirtyImageResult {
@@ -29,7 +33,7 @@ struct DirtyImageResult {
   double sum_weights = 0.0;  // sum of imaging weights (the normalisation)
   std::size_t samples = 0;   // samples with non-zero imaging weight
   std::vector<double> frequencies_hz;  // min and max frequency imaged
-  std::string operator_description;
+  std::string operator_description;    // the factory's backend line, then the operator's describe()
 };
 
 // The dirty image and PSF of the given chunks (all of them together: pass one spectral window's

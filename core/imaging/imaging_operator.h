@@ -1,6 +1,7 @@
 #pragma once
 
 #include <complex>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -68,6 +69,10 @@ class ImagingOperator {
   virtual int gridCellsX() const = 0;
   virtual int gridCellsY() const = 0;
   virtual std::string describe() const = 0;  // for logs and FITS HISTORY
+  // Accelerator memory this operator holds now (grids, staged samples, FFT work area), for the
+  // engine's telemetry; 0 for host backends. Called from the telemetry thread: must be a cheap,
+  // thread-safe read. Declared last so the vtable of older entries keeps its layout.
+  virtual std::uint64_t deviceBytes() const { return 0; }
 };
 
 // The CPU backend (threaded over grid tiles, FFTW).

@@ -18,7 +18,8 @@ RunStatusWidget::RunStatusWidget(QWidget* parent)
       bar_(new QProgressBar),
       iteration_(new QLabel),
       elapsed_(new QLabel),
-      memory_(new QLabel) {
+      memory_(new QLabel),
+      backend_(new QLabel) {
   auto* layout = new QHBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->setSpacing(10);
@@ -26,6 +27,8 @@ RunStatusWidget::RunStatusWidget(QWidget* parent)
   layout->addWidget(bar_);
   layout->addWidget(elapsed_);
   layout->addWidget(memory_);
+  layout->addWidget(backend_);
+  backend_->setObjectName("run-backend");
   bar_->setMinimumWidth(220);
   bar_->setMaximumWidth(260);
   bar_->setTextVisible(true);
@@ -76,8 +79,13 @@ std::optional<double> RunStatusWidget::etaSeconds() const {
 }
 
 QString RunStatusWidget::text() const {
-  return QStringList{iteration_->text(), bar_->text(), elapsed_->text(), memory_->text()}.join(
-      "  ");
+  return QStringList{iteration_->text(), bar_->text(), elapsed_->text(), memory_->text(),
+                     backend_->text()}
+      .join("  ");
+}
+
+QString RunStatusWidget::backendText() const {
+  return backend_->text().section(": ", 1);  // without the "Backend: " prefix
 }
 
 void RunStatusWidget::start(int max_iterations) {
@@ -87,6 +95,8 @@ void RunStatusWidget::start(int max_iterations) {
   stage_name_.clear();
   running_ = true;
   memory_->clear();
+  backend_->clear();
+  backend_->setToolTip(QString());
   iteration_->setText(tr("Iteration 0/%1").arg(max_iterations_));
   setIndeterminate();
   since_start_.start();
@@ -104,7 +114,25 @@ void RunStatusWidget::stageStarted(const QString& stage) {
   }
 }
 
-void RunStatusWidget::progress(double fraction, const QString& /*message*/) {
+void RunStatusWidget::progress(double fraction, const QString& message) {
+  // The operator factory's line: "cpu (auto: no CUDA device: ...); kernel=..." or
+  // "cuda device 0: NVIDIA H200, 139.8 GiB (...), compute 9.0, 132 SMs (auto); backend=cuda ...".
+  for (const QString& prefix :
+       {QStringLiteral("operator: "), QStringLiteral("dirty image operator: ")}) {
+    if (!message.startsWith(prefix))
+      continue;
+    const QString line = message.mid(prefix.size());
+    const QString choice = line.section(';', 0, 0);
+    QString label = tr("CPU");
+    if (choice.startsWith("cuda device ")) {
+      // "cuda device 0: NVIDIA H200, 139.8 GiB ..." -> "GPU 0: NVIDIA H200"
+      const QString device = choice.mid(12).section(',', 0, 0);
+      label = tr("GPU %1").arg(device);
+    }
+    backend_->setText(tr("Backend: %1").arg(label));
+    backend_->setToolTip(tr("Imaging backend: %1").arg(line));
+    break;
+  }
   // The optimizer's own fraction is iterations / maximum; a stage-reported one applies elsewhere.
   if (!running_ || stage_name_ == "optimize" || !std::isfinite(fraction))
     return;
@@ -127,9 +155,12 @@ void RunStatusWidget::addIterations(const QVector<engine::IterationMetrics>& met
 
 void RunStatusWidget::addResources(const engine::ResourceSample& sample) {
   constexpr double kMiB = 1024.0 * 1024.0;
-  memory_->setText(tr("RSS %1 MiB (peak %2)")
-                       .arg(sample.rss_bytes / kMiB, 0, 'f', 0)
-                       .arg(sample.peak_rss_bytes / kMiB, 0, 'f', 0));
+  QString text = tr("RSS %1 MiB (peak %2)")
+                     .arg(sample.rss_bytes / kMiB, 0, 'f', 0)
+                     .arg(sample.peak_rss_bytes / kMiB, 0, 'f', 0);
+  if (sample.gpu_bytes > 0)
+    text += tr(", GPU %1 MiB").arg(sample.gpu_bytes / kMiB, 0, 'f', 0);
+  memory_->setText(text);
 }
 
 void RunStatusWidget::finish(const QString& state) {

@@ -40,6 +40,9 @@ class RunStatusWidget : public QWidget {
   int iterationsDone() const { return done_; }
   int maxIterations() const { return max_iterations_; }
   QString text() const;  // every label and the bar text, for tests and screen readers
+  // The imaging backend of the run ("CPU", "GPU 0: NVIDIA H200"), from the stages' "operator:"
+  // progress messages; the full line (device, reason, kernel) is the label's tool tip.
+  QString backendText() const;
 
  public slots:
   void start(int max_iterations);
@@ -61,6 +64,7 @@ class RunStatusWidget : public QWidget {
   QLabel* iteration_;
   QLabel* elapsed_;
   QLabel* memory_;
+  QLabel* backend_;
   QTimer clock_;
   QElapsedTimer since_start_;
   std::deque<double> recent_seconds_;

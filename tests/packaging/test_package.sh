@@ -139,6 +139,28 @@ else
   fail "apertura-cli demo failed"
 fi
 
+# The CUDA backend module, when this build has one: packaged in /usr/lib/apertura, where the
+# installed programs' loader looks; optional, so no CUDA library is among the Depends (CUDA is
+# only in Suggests; packaging/deb_shlibdeps.cmake).
+if [ -f "$build/lib/apertura/libapertura_cuda.so" ]; then
+  step "CUDA module"
+  [ -f "$root/usr/lib/apertura/libapertura_cuda.so" ] ||
+    fail "the package lacks /usr/lib/apertura/libapertura_cuda.so"
+  grep -Eiq "cuda|cufft" <<<"$depends" && fail "Depends names CUDA libraries: $depends"
+  grep -q "cuda-cudart" <<<"$(field Suggests)" ||
+    fail "Suggests does not name the CUDA runtime: '$(field Suggests)'"
+  devices=$(in_root "$cli" devices 2>&1)
+  echo "apertura-cli devices: $devices"
+  # Found and loaded: a device list, or "no CUDA device (...)" from the driver; a missing CUDA
+  # runtime on this machine is "does not load", still proof that the module was found.
+  grep -q "was not found" <<<"$devices" &&
+    fail "the installed apertura-cli does not find the packaged CUDA module"
+  grep -q "built without CUDA" <<<"$devices" && fail "the installed apertura-cli has no CUDA backend"
+else
+  [ ! -e "$root/usr/lib/apertura/libapertura_cuda.so" ] ||
+    fail "a CUDA module is packaged by a build without one"
+fi
+
 # Plugins installed with the package are found relative to the installed program's prefix.
 plugin_count=$(find "$root/usr/lib/apertura/plugins" -name '*.so' 2>/dev/null | wc -l)
 if [ "$plugin_count" -gt 0 ]; then

@@ -1,0 +1,126 @@
+// Device memory in the engine's telemetry: ResourceSample::gpu_bytes is the sum of the registered
+// operators' deviceBytes() (DeviceMemoryGauge), 0 on the CPU backend; the memory estimate has a
+// device part only when the backend is cuda.
+#include <QtTest>
+#include <chrono>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "core/engine/device_memory_gauge.h"
+#include "core/engine/engine.h"
+#include "core/engine/memory_estimate.h"
+#include "core/imaging/imaging_operator.h"
+
+using namespace apertura;
+using namespace apertura::engine;
+using namespace std::chrono_literals;
+
+namespace {
+
+class SampleRecorder : public RunObserver {
+ public:
+  void resources(const ResourceSample& s) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    gpu_.push_back(s.gpu_bytes);
+  }
+  std::vector<std::uint64_t> gpuBytes() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return gpu_;
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  std::vector<std::uint64_t> gpu_;
+};
+
+// Runs `inside` as the pipeline, sampling every 10 ms; returns the gpu_bytes of every sample.
+template <typename F>
+std::vector<std::uint64_t> sampleDuring(F inside) {
+  Engine engine(10ms);
+  auto obs = std::make_shared<SampleRecorder>();
+  engine.start(
+      project::ProjectSettings{}, [&](RunContext&) { inside(); }, obs);
+  const RunOutcome out = engine.wait();
+  if (out.state != RunState::Finished)
+    qFatal("run failed: %s", out.message.c_str());
+  return obs->gpuBytes();
+}
+
+}  // namespace
+
+class TestDeviceTelemetry : public QObject {
+  Q_OBJECT
+ private slots:
+  void cpuOperatorHoldsNoDeviceMemory() {
+    const auto g = imaging::ImageGeometry::fromCell(64, 64, 1e-5);
+    QCOMPARE(imaging::makeCpuOperator<float>(g, {})->deviceBytes(), std::uint64_t(0));
+    QCOMPARE(imaging::makeCpuOperator<double>(g, {})->deviceBytes(), std::uint64_t(0));
+  }
+
+  void samplesAreZeroWithoutDeviceOperators() {
+    QCOMPARE(DeviceMemoryGauge::instance().total(), std::uint64_t(0));
+    const auto samples = sampleDuring([] { std::this_thread::sleep_for(60ms); });
+    QVERIFY(samples.size() >= 2);
+    for (std::uint64_t b : samples)
+      QCOMPARE(b, std::uint64_t(0));
+  }
+
+  void registeredSourcesAreSampledAndRemoved() {
+    std::atomic<std::uint64_t> held{0};
+    std::uint64_t during = 0, after_move = 0;  // checked on the test thread (QCOMPARE is not
+                                               // for worker threads)
+    const auto samples = sampleDuring([&] {
+      DeviceMemoryGauge::Registration a =
+          DeviceMemoryGauge::instance().add([&] { return held.load(); });
+      DeviceMemoryGauge::Registration b =
+          DeviceMemoryGauge::instance().add([] { return std::uint64_t(1000); });
+      held = 3u << 20;
+      std::this_thread::sleep_for(80ms);
+      during = DeviceMemoryGauge::instance().total();
+      // Moving a registration keeps one source, not two.
+      DeviceMemoryGauge::Registration moved = std::move(b);
+      after_move = DeviceMemoryGauge::instance().total();
+    });
+    QCOMPARE(during, std::uint64_t((3u << 20) + 1000));
+    QCOMPARE(after_move, std::uint64_t((3u << 20) + 1000));
+    // While the sources were registered the sampler saw their sum; the last sample (after the
+    // run) sees none.
+    bool saw = false;
+    for (std::uint64_t v : samples)
+      saw = saw || v == (3u << 20) + 1000;
+    QVERIFY(saw);
+    QCOMPARE(samples.back(), std::uint64_t(0));
+    QCOMPARE(DeviceMemoryGauge::instance().total(), std::uint64_t(0));
+  }
+
+  void estimateHasADevicePartForCuda() {
+    project::ProjectSettings s;
+    s.imaging.nx = s.imaging.ny = 1024;
+    s.imaging.oversampling = 2.0;
+    s.imaging.precision = "float";
+    s.data.chunk_rows = 1000;
+    const DataVolume d{100000, 100000 * 64, 64};
+    s.imaging.backend = "cpu";
+    const MemoryEstimate cpu = estimateMemory(s, d, 16ull << 30);
+    QCOMPARE(cpu.device_bytes, std::uint64_t(0));
+    QVERIFY(cpu.describe().find("GPU") == std::string::npos);
+    s.imaging.backend = "auto";
+    QCOMPARE(estimateMemory(s, d, 16ull << 30).device_bytes, std::uint64_t(0));
+
+    s.imaging.backend = "cuda";
+    const MemoryEstimate gpu = estimateMemory(s, d, 16ull << 30);
+    // Grid, accumulator, FFT work (2048^2 complex float each), the image, the corrections,
+    // uvw of every row, one 1000-row chunk of 64 channels (complex float + float weight).
+    const std::uint64_t cells = 2048ull * 2048ull;
+    const std::uint64_t expected =
+        3 * cells * 8 + 1024ull * 1024ull * 8 + 2048ull * 4 + 100000ull * 24 + 1000ull * 64 * 12;
+    QCOMPARE(gpu.device_bytes, expected);
+    // Host memory is not changed by where the operator runs.
+    QCOMPARE(gpu.totalBytes(), cpu.totalBytes());
+    QVERIFY2(gpu.describe().find("; GPU ") != std::string::npos, gpu.describe().c_str());
+  }
+};
+
+QTEST_GUILESS_MAIN(TestDeviceTelemetry)
+#include "test_device_telemetry.moc"

@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# Runs the CUDA backend's checks on a machine with an NVIDIA GPU and writes logs and figures to
+# OUTDIR (docs/gpu.md). Two ways:
+#   run-device-checks.sh OUTDIR           builds here: configures with CUDA for this machine's GPU
+#                                         only (CMAKE_CUDA_ARCHITECTURES=native), builds the gpu
+#                                         tests, the benchmark and apertura-cli, runs `ctest -L gpu`
+#                                         and the benchmark. Needs the Debian packages of
+#                                         packaging/install-deps.sh and nvcc (PATH or
+#                                         /usr/local/cuda/bin).
+#   run-device-checks.sh OUTDIR BUNDLE    runs the programs of a bundle made elsewhere by
+#                                         tests/gpu/make-device-bundle.sh (for a machine with the
+#                                         CUDA 13 runtime and cuFFT but without the build
+#                                         dependencies); APERTURA_GPU_BUNDLE=BUNDLE does the same.
+# Everything is bounded by timeouts so the script ends within 8 minutes (the build takes about 2
+# on 16 cores, the checks under 1, the benchmark 1-3). Exit status: 0 when every check passed.
+set -uo pipefail
+
+if [ $# -lt 1 ]; then
+  echo "usage: $0 OUTDIR [BUNDLE]" >&2
+  exit 2
+fi
+mkdir -p "$1" || exit 2
+out=$(cd "$1" && pwd)
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+bundle=${2:-${APERTURA_GPU_BUNDLE:-}}
+start=$SECONDS
+status=0
+
+note() { echo "[$((SECONDS - start)) s] $*" | tee -a "$out/summary.txt"; }
+
+note "apertura device checks: $(cd "$root" && git rev-parse --short HEAD 2>/dev/null || echo '?')"
+(nvidia-smi || echo "nvidia-smi failed") >"$out/nvidia-smi.txt" 2>&1
+# With a GPU present a skipped check is a failure (the programs did not see the device).
+gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
+note "GPU: $(nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>/dev/null |
+  head -1 || true)"
+
+# The CUDA runtime and cuFFT: the toolkit's, else a pip wheel's (nvidia-cufft, nvidia-cuda-runtime).
+cuda_libs=""
+for d in /usr/local/cuda/lib64 /usr/local/cuda/lib /usr/local/cuda/targets/x86_64-linux/lib; do
+  [ -d "$d" ] && cuda_libs="$cuda_libs:$d"
+done
+export LD_LIBRARY_PATH="${LD_LIBRARY_PATH:-}$cuda_libs"
+
+run_check() {  # NAME SECONDS COMMAND...: 0 pass, 77 skipped, else fail
+  local name=$1 limit=$2
+  shift 2
+  timeout "$limit" "$@" >"$out/$name.log" 2>&1
+  local rc=$?
+  case $rc in
+    0) note "PASS $name" ;;
+    77)
+      note "SKIPPED $name: $(grep -m1 SKIPPED "$out/$name.log")"
+      [ "$gpus" -eq 0 ] || { note "  ... but nvidia-smi lists $gpus GPU(s)"; status=1; }
+      ;;
+    124) note "FAIL $name: timed out after $limit s"; status=1 ;;
+    *) note "FAIL $name (exit $rc): $(grep -m3 FAIL "$out/$name.log" | tr '\n' ' ')"; status=1 ;;
+  esac
+}
+
+if [ -n "$bundle" ]; then
+  bundle=$(cd "$bundle" && pwd) || exit 2
+  bin=$bundle/bin
+  export LD_LIBRARY_PATH="$bundle/lib:$LD_LIBRARY_PATH"
+  module=$bundle/lib/apertura/libapertura_cuda.so
+  if ldd "$module" | grep -q "not found"; then
+    # Look for the missing CUDA libraries where Python wheels keep them.
+    for lib in libcudart.so.13 libcufft.so.12; do
+      found=$(find /usr /opt -name "$lib" 2>/dev/null | head -1)
+      [ -n "$found" ] && export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$(dirname "$found")"
+    done
+  fi
+  (ldd "$bin/cuda_operator_checks" && ldd "$module") >"$out/ldd.txt" 2>&1
+  if grep -q "not found" "$out/ldd.txt"; then
+    note "FAIL: libraries not found: $(grep 'not found' "$out/ldd.txt" | tr '\n' ' ')"
+    exit 1
+  fi
+  note "bundle $bundle ($(cat "$bundle/BUILD_INFO" 2>/dev/null | head -1))"
+  run_check test_cuda_smoke 60 "$bin/test_cuda_smoke"
+  for check in compare adjoint streaming threads memory; do
+    run_check "test_cuda_operator_$check" 300 "$bin/cuda_operator_checks" "$check"
+  done
+  bench=$bin/bench_gpu_gridding
+else
+  build=$root/build-gpu
+  nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+  # Overridable to try the script on a machine without a GPU (native needs one).
+  arch=${APERTURA_CUDA_ARCH:-native}
+  build_type=${APERTURA_BUILD_TYPE:-Release}
+  launcher=()
+  if command -v ccache >/dev/null; then
+    launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+  fi
+  note "configure ($build, $build_type, CUDA architectures $arch, nvcc $nvcc)"
+  if ! timeout 120 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE="$build_type" \
+      -DAPERTURA_CUDA=ON -DCMAKE_CUDA_COMPILER="$nvcc" -DCMAKE_CUDA_ARCHITECTURES="$arch" \
+      -DAPERTURA_BUILD_GUI=OFF "${launcher[@]}" >"$out/configure.log" 2>&1; then
+    note "FAIL: configure (see configure.log; packaging/install-deps.sh installs what it needs)"
+    exit 1
+  fi
+  note "build"
+  if ! timeout 300 cmake --build "$build" -j "$(nproc)" --target test_cuda_smoke \
+      cuda_operator_checks bench_gpu_gridding apertura-cli >"$out/build.log" 2>&1; then
+    note "FAIL: build (see build.log)"
+    exit 1
+  fi
+  timeout 30 "$build/app/apertura-cli" devices >"$out/devices.txt" 2>&1
+  note "apertura-cli devices: $(head -1 "$out/devices.txt")"
+  timeout 400 ctest --test-dir "$build" -L gpu --output-on-failure --timeout 300 \
+    >"$out/ctest-gpu.log" 2>&1 || status=1
+  note "ctest -L gpu: $(grep -E 'tests passed|tests failed' "$out/ctest-gpu.log" | tail -1)"
+  if [ "$gpus" -gt 0 ] && grep -q '(Skipped)' "$out/ctest-gpu.log"; then
+    note "  ... tests skipped although nvidia-smi lists $gpus GPU(s)"
+    status=1
+  fi
+  bench=$build/tests/benchmarks/bench_gpu_gridding
+fi
+
+# The figures: 1e7 and 1e8 visibilities at 2048^2 and 4096^2 (CPU at 1e7 only).
+remaining=$((470 - (SECONDS - start)))
+if [ "$remaining" -gt 30 ]; then
+  note "benchmark (limit $remaining s)"
+  timeout "$remaining" "$bench" >"$out/bench_gpu_gridding.txt" 2>&1
+  rc=$?
+  case $rc in
+    0) ;;
+    77) note "benchmark skipped (no device)" ;;
+    *) note "benchmark exit $rc"; status=1 ;;
+  esac
+  cat "$out/bench_gpu_gridding.txt" | tee -a "$out/summary.txt"
+else
+  note "no time left for the benchmark"
+fi
+note "done, status $status"
+exit $status

@@ -62,6 +62,15 @@ OptimizerMemory optimizerMemory(const project::ProjectSettings& s, std::uint64_t
   return mem;
 }
 
+std::uint64_t imagePlanes(const project::ProjectSettings& s, const DataVolume& data) {
+  if (s.imaging.spectral_mode != "cube")
+    return 1;
+  const auto chans = static_cast<std::uint64_t>(std::max(1, data.channels_per_row));
+  const auto per_plane = static_cast<std::uint64_t>(std::max(1, s.imaging.channels_per_plane));
+  return (chans + per_plane - 1) / per_plane *
+         static_cast<std::uint64_t>(std::max(1, data.spectral_windows));
+}
+
 std::uint64_t bytesPerSample(const DataVolume& data) {
   // Per row: uvw (3 doubles), time, the two antennas and the source row number.
   const std::uint64_t per_row = 3 * sizeof(double) + sizeof(double) + 2 * sizeof(int) + 8;
@@ -89,8 +98,10 @@ MemoryEstimate estimateMemory(const project::ProjectSettings& s, const DataVolum
   // tiles combined), a real weight grid for uniform/Briggs, and a 64x64 tile buffer per thread.
   e.grid_bytes = padded(im.nx) * padded(im.ny) * (2 * complex_size + 4) +
                  static_cast<std::uint64_t>(threads) * 64 * 64 * complex_size;
-  e.image_bytes = kImageBuffers * pixels * sizeof(double);
-  const OptimizerMemory optimizer = optimizerMemory(s, pixels);
+  // Every image buffer and the optimizer's vectors hold all planes of a cube.
+  const std::uint64_t planes = imagePlanes(s, data);
+  e.image_bytes = kImageBuffers * planes * pixels * sizeof(double);
+  const OptimizerMemory optimizer = optimizerMemory(s, planes * pixels);
   e.optimizer_bytes = optimizer.ram_bytes;
   e.optimizer_spill_bytes = optimizer.spill_bytes;
 
@@ -121,6 +132,19 @@ MemoryEstimate estimateMemory(const project::ProjectSettings& s, const DataVolum
     const std::uint64_t chunk_bytes = e.chunk_rows * chans * per_sample;
     e.visibility_bytes = 4 * chunk_bytes + e.chunk_rows * chans * complex_size;
   }
+  if (im.backend == "cuda") {
+    // As core/cuda/cuda_operator.cu allocates: grid, accumulator and cuFFT's work area (about a
+    // grid: counted as one), the complex image and the correction vectors; uvw of every row and
+    // the per-channel scales; one block's visibilities (complex) and weights (float).
+    const std::uint64_t cells = padded(im.nx) * padded(im.ny);
+    const std::uint64_t real_size = complex_size / 2;
+    const std::uint64_t block_samples =
+        std::min<std::uint64_t>(std::max<std::uint64_t>(data.samples, 1), e.chunk_rows * chans);
+    e.device_bytes = 3 * cells * complex_size + pixels * complex_size +
+                     static_cast<std::uint64_t>(im.nx + im.ny) * real_size +
+                     data.rows * 3 * sizeof(double) +
+                     block_samples * (complex_size + sizeof(float));
+  }
   return e;
 }
 
@@ -134,6 +158,8 @@ std::string MemoryEstimate::describe() const {
       ", visibilities " + size(visibility_bytes) +
       (resident ? " (resident)" : " (streaming, " + std::to_string(chunk_rows) + " rows/chunk)") +
       "; total " + size(totalBytes()) + " of a " + size(budget_bytes) + " budget";
+  if (device_bytes > 0)
+    out += "; GPU " + size(device_bytes);
   return out;
 }
 

@@ -12,7 +12,12 @@ struct DataVolume {
   std::uint64_t rows = 0;
   std::uint64_t samples = 0;  // rows x selected channels (one imaged product)
   int channels_per_row = 1;
+  int spectral_windows = 1;  // selected windows (a cube has planes in each)
 };
+
+// Image planes of a run: 1 for MFS; for imaging.spectral_mode cube, channels_per_plane groups of
+// each window's channels (an upper bound when windows differ in width).
+std::uint64_t imagePlanes(const project::ProjectSettings& settings, const DataVolume& data);
 
 // A run's memory, by part, before it starts: shown by the GUI while settings are edited and used
 // by the engine to choose resident vs streaming data and how many chunks to work on at once.
@@ -26,6 +31,10 @@ struct MemoryEstimate {
   bool resident = true;          // false: visibilities stream from disk every pass
   std::uint64_t chunk_rows = 0;  // rows per chunk chosen (or the user's)
   int concurrent_chunks = 1;
+  // GPU memory when imaging.backend is "cuda" (0 otherwise): the CUDA operator's two grids, FFT
+  // work area, image, the uvw of every row (kept on the device between iterations) and one
+  // chunk's visibilities and weights in flight. Not part of totalBytes(), which is host memory.
+  std::uint64_t device_bytes = 0;
 
   std::uint64_t totalBytes() const {
     return grid_bytes + image_bytes + optimizer_bytes + visibility_bytes;

@@ -25,8 +25,22 @@ struct ImageSnapshot {
   int iteration = -1;
   int nx = 0;
   int ny = 0;
-  std::vector<float> pixels;  // nx * ny, x fastest, row 0 at the bottom (south)
-  std::string unit;           // "Jy/beam", "Jy/pixel"
+  // nx * ny * planes: plane k at [k * nx * ny, (k + 1) * nx * ny), x fastest, row 0 at the
+  // bottom (south).
+  std::vector<float> pixels;
+  std::string unit;  // "Jy/beam", "Jy/pixel"
+  // A cube (imaging.spectral_mode cube) comes as one snapshot holding every plane, so the
+  // latest-wins queues of the front ends can never drop or mix planes; an MFS image has 1 plane.
+  // Per plane of a cube: its mean frequency and (dirty, PSF, residual, restored) its clean beam;
+  // both empty for an MFS image. beam_* below is plane 0's.
+  struct PlaneBeam {
+    double major_rad = 0.0;
+    double minor_rad = 0.0;
+    double pa_rad = 0.0;
+  };
+  int planes = 1;
+  std::vector<double> plane_frequencies_hz;
+  std::vector<PlaneBeam> plane_beams;
   // Sky coordinates (SIN projection about the phase centre at pixel (nx/2, ny/2)); cells 0 when
   // unknown. The clean beam (FWHM, rad; position angle east of north, rad) when fitted.
   double ref_ra_rad = 0.0;
@@ -44,7 +58,7 @@ struct ResourceSample {
   std::uint64_t rss_bytes = 0;
   std::uint64_t peak_rss_bytes = 0;
   std::uint64_t tracked_bytes = 0;  // grids, visibility buffers, images held by the engine
-  std::uint64_t gpu_bytes = 0;
+  std::uint64_t gpu_bytes = 0;  // device memory of the backend (DeviceMemoryGauge); 0 on the CPU
 };
 
 // How a run reports to its front end. Called from worker threads: implementations must be

@@ -10,7 +10,7 @@
 #include <memory>
 #include <vector>
 
-#include "core/util/atomic_file.h"
+#include "core/io/fits_cfitsio.h"
 #include "core/util/input_error.h"
 
 namespace apertura {
@@ -18,69 +18,8 @@ namespace {
 
 constexpr double kDeg = M_PI / 180.0;
 
-std::string fitsError(int status) {
-  char text[FLEN_STATUS] = {0};
-  fits_get_errstatus(status, text);
-  return text;
-}
-
-struct FitsCloser {
-  void operator()(fitsfile* f) const {
-    int status = 0;
-    fits_close_file(f, &status);
-  }
-};
-using FitsPtr = std::unique_ptr<fitsfile, FitsCloser>;
-
-class Writer {
- public:
-  Writer(fitsfile* f, const std::string& path) : f_(f), path_(path) {}
-  void key(const char* name, double value, const char* comment) {
-    fits_update_key(f_, TDOUBLE, name, &value, comment, &status_);
-    check(name);
-  }
-  void key(const char* name, const std::string& value, const char* comment) {
-    fits_update_key(f_, TSTRING, name, const_cast<char*>(value.c_str()), comment, &status_);
-    check(name);
-  }
-  void history(const std::string& line) {
-    fits_write_history(f_, line.c_str(), &status_);
-    check("HISTORY");
-  }
-  void check(const std::string& what) {
-    if (status_ != 0)
-      throw InputError(path_, "cannot write FITS " + what + ": " + fitsError(status_));
-  }
-  int& status() { return status_; }
-
- private:
-  fitsfile* f_;
-  std::string path_;
-  int status_ = 0;
-};
-
-void writeHeader(Writer& w, const FitsImage& img) {
-  w.key("BUNIT", img.bunit, "Brightness unit");
-  w.key("BTYPE", std::string("Intensity"), "");
-  if (!img.object.empty())
-    w.key("OBJECT", img.object, "");
-  if (!img.telescope.empty())
-    w.key("TELESCOP", img.telescope, "");
-  if (!img.date_obs.empty())
-    w.key("DATE-OBS", img.date_obs, "Start of the observation (UTC)");
-  w.key("ORIGIN", std::string("Apertura"), "");
-  w.key("EQUINOX", 2000.0, "J2000");
-  w.key("RADESYS", std::string("FK5"), "");
-  w.key("CTYPE1", "RA---" + img.projection, "");
-  w.key("CRVAL1", img.ref_ra_rad / kDeg, "deg");
-  w.key("CDELT1", img.cell_x_rad / kDeg, "deg");
-  w.key("CRPIX1", img.ref_pixel_x + 1.0, "");
-  w.key("CUNIT1", std::string("deg"), "");
-  w.key("CTYPE2", "DEC--" + img.projection, "");
-  w.key("CRVAL2", img.ref_dec_rad / kDeg, "deg");
-  w.key("CDELT2", img.cell_y_rad / kDeg, "deg");
-  w.key("CRPIX2", img.ref_pixel_y + 1.0, "");
-  w.key("CUNIT2", std::string("deg"), "");
+void writeHeader(fits::KeyWriter& w, const FitsImage& img) {
+  fits::writeSkyKeywords(w, img);
   if (img.frequency_hz > 0.0) {
     w.key("CTYPE3", std::string("FREQ"), "");
     w.key("CRVAL3", img.frequency_hz, "Hz");
@@ -109,37 +48,18 @@ void writeFitsImage(const std::string& path, const FitsImage& img, FitsPixelType
       img.pixels.size() != static_cast<std::size_t>(img.nx) * img.ny) {
     throw InputError(path, "image size and pixel count disagree");
   }
-  const std::string tmp = temporarySiblingPath(path);
-  try {
-    fitsfile* raw = nullptr;
-    int status = 0;
-    fits_create_file(&raw, ("!" + tmp).c_str(), &status);
-    if (status != 0)
-      throw InputError(path, "cannot create FITS file: " + fitsError(status));
-    FitsPtr f(raw);
-    Writer w(raw, path);
+  fits::writeAtomically(path, [&](fitsfile* f, fits::KeyWriter& w) {
     long naxes[4] = {img.nx, img.ny, 1, 1};
     const int naxis = img.frequency_hz > 0.0 ? 4 : 2;
-    fits_create_img(raw, type == FitsPixelType::Float32 ? FLOAT_IMG : DOUBLE_IMG, naxis, naxes,
+    fits_create_img(f, type == FitsPixelType::Float32 ? FLOAT_IMG : DOUBLE_IMG, naxis, naxes,
                     &w.status());
     w.check("image");
     writeHeader(w, img);
-    fits_write_date(raw, &w.status());
-    fits_write_img(raw, TDOUBLE, 1, static_cast<LONGLONG>(img.pixels.size()),
+    fits_write_date(f, &w.status());
+    fits_write_img(f, TDOUBLE, 1, static_cast<LONGLONG>(img.pixels.size()),
                    const_cast<double*>(img.pixels.data()), &w.status());
     w.check("pixels");
-    fits_close_file(f.release(), &w.status());
-    w.check("file (close)");
-  } catch (...) {
-    std::remove(tmp.c_str());
-    throw;
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::remove(tmp.c_str());
-    throw InputError(path, "could not replace the file: " + ec.message());
-  }
+  });
 }
 
 namespace {
@@ -174,7 +94,7 @@ void readWcs(fitsfile* f, const std::string& path, FitsImage& img) {
   int nkeys = 0, status = 0;
   fits_hdr2str(f, 1, nullptr, 0, &header, &nkeys, &status);
   if (status != 0)
-    throw InputError(path, "cannot read the FITS header: " + fitsError(status));
+    throw InputError(path, "cannot read the FITS header: " + fits::errorText(status));
   WcsHolder h;
   int nreject = 0;
   const int err = wcspih(header, nkeys, WCSHDR_all, 0, &nreject, &h.nwcs, &h.wcs);
@@ -222,8 +142,8 @@ FitsImage readFitsImage(const std::string& path) {
   int status = 0;
   fits_open_image(&raw, path.c_str(), READONLY, &status);
   if (status != 0)
-    throw InputError(path, "not a readable FITS image: " + fitsError(status));
-  FitsPtr f(raw);
+    throw InputError(path, "not a readable FITS image: " + fits::errorText(status));
+  fits::FilePtr f(raw);
   int naxis = 0;
   long naxes[8] = {1, 1, 1, 1, 1, 1, 1, 1};
   fits_get_img_dim(raw, &naxis, &status);
@@ -263,7 +183,7 @@ FitsImage readFitsImage(const std::string& path) {
   fits_read_img(raw, TDOUBLE, 1, static_cast<LONGLONG>(img.pixels.size()), &nulval,
                 img.pixels.data(), &anynul, &status);
   if (status != 0)
-    throw InputError(path, "cannot read the pixels: " + fitsError(status));
+    throw InputError(path, "cannot read the pixels: " + fits::errorText(status));
   return img;
 }
 

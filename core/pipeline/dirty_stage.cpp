@@ -1,4 +1,5 @@
 #include "core/imaging/dirty_mapper.h"
+#include "core/pipeline/exact_dirty_image.h"
 #include "core/pipeline/pipeline_stages.h"
 #include "core/util/input_error.h"
 
@@ -40,8 +41,8 @@ imaging::OperatorSettings operatorSettings(const project::ImagingSettings& im) {
   return op;
 }
 
-void dirtyStage(engine::RunContext& ctx, const RunData& data, ImagingProducts& out) {
-  const auto& s = ctx.settings();
+imaging::DirtyImageSettings dirtyImageSettings(const project::ProjectSettings& s,
+                                               const RunData& data) {
   imaging::DirtyImageSettings d;
   d.geometry = runGeometry(s, data);
   d.op = operatorSettings(s.imaging);
@@ -52,8 +53,19 @@ void dirtyStage(engine::RunContext& ctx, const RunData& data, ImagingProducts& o
   d.weighting.taper_fwhm_arcsec = s.weighting.taper_arcsec;
   d.weighting.super_uniform = s.weighting.super_uniform;
   d.sum_over_processes = data.sumOverRanks();
+  d.backend = {s.imaging.backend, s.imaging.gpu_device};
+  return d;
+}
 
-  imaging::DirtyImageResult r = imaging::makeDirtyImage(*data.sequence, d);
+void dirtyStage(engine::RunContext& ctx, const RunData& data, ImagingProducts& out) {
+  const auto& s = ctx.settings();
+  imaging::DirtyImageSettings d = dirtyImageSettings(s, data);
+
+  // Deterministic reduction: exact sums of per-chunk partials, the same for any number of ranks.
+  imaging::DirtyImageResult r = data.comm->deterministic()
+                                    ? makeExactDirtyImage(*data.sequence, d)
+                                    : imaging::makeDirtyImage(*data.sequence, d);
+  ctx.observer().progress(1.0, "dirty image operator: " + r.operator_description);
   out.geometry = d.geometry;
   out.dirty = std::move(r.dirty);
   out.psf = std::move(r.psf);

@@ -1,6 +1,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "core/io/fits_cube_io.h"
 #include "core/io/fits_image_io.h"
 #include "core/io/ms_model_writer.h"
 #include "core/io/selection.h"
@@ -32,29 +33,51 @@ std::vector<std::string> provenance(const project::ProjectSettings& s) {
   return lines;
 }
 
-template <typename T>
-void writeImage(const std::string& path, const std::vector<T>& pixels, const std::string& bunit,
-                bool with_beam, const ImagingProducts& p, const std::vector<std::string>& history) {
+// The header every output image shares: the run's geometry, phase centre, object and date.
+FitsImage imageHeader(const ImagingProducts& p, const std::string& bunit,
+                      const std::vector<std::string>& history) {
   FitsImage f;
   f.nx = p.geometry.nx;
   f.ny = p.geometry.ny;
-  f.pixels.assign(pixels.begin(), pixels.end());
   f.cell_x_rad = p.geometry.cell_l;
   f.cell_y_rad = p.geometry.cell_m;
   f.ref_pixel_x = p.geometry.nx / 2;
   f.ref_pixel_y = p.geometry.ny / 2;
   f.ref_ra_rad = p.phase_centre_ra_rad;
   f.ref_dec_rad = p.phase_centre_dec_rad;
-  f.frequency_hz = p.frequency_hz;
-  f.bandwidth_hz = p.bandwidth_hz;
   f.bunit = bunit;
-  if (with_beam)
-    f.beam = ImageBeam{p.beam.bmaj, p.beam.bmin, p.beam.bpa};
   f.object = p.object;
   f.telescope = p.telescope;
   if (p.start_time_mjd_s > 0.0)
     f.date_obs = formatMjdSeconds(p.start_time_mjd_s);
   f.history = history;
+  return f;
+}
+
+// A cube run's image (plane-major pixels) has a FREQ axis and one beam per plane.
+template <typename T>
+void writeImage(const std::string& path, const std::vector<T>& pixels, const std::string& bunit,
+                bool with_beam, const ImagingProducts& p, const std::vector<std::string>& history) {
+  if (!p.plane_frequencies_hz.empty()) {
+    FitsCube c;
+    c.header = imageHeader(p, bunit, history);
+    c.planes = p.planes;
+    c.pixels.assign(pixels.begin(), pixels.end());
+    c.frequencies_hz = p.plane_frequencies_hz;
+    c.bandwidths_hz = p.plane_bandwidths_hz;
+    if (with_beam) {
+      for (const auto& b : p.plane_beams)
+        c.beams.push_back(ImageBeam{b.bmaj, b.bmin, b.bpa});
+    }
+    writeFitsCube(path, c);
+    return;
+  }
+  FitsImage f = imageHeader(p, bunit, history);
+  f.pixels.assign(pixels.begin(), pixels.end());
+  f.frequency_hz = p.frequency_hz;
+  f.bandwidth_hz = p.bandwidth_hz;
+  if (with_beam)
+    f.beam = ImageBeam{p.beam.bmaj, p.beam.bmin, p.beam.bpa};
   writeFitsImage(path, f);
 }
 

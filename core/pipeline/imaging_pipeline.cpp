@@ -1,9 +1,27 @@
 #include "core/pipeline/imaging_pipeline.h"
 
+#include <algorithm>
+
 #include "core/engine/rank_agreement.h"
+#include "core/pipeline/cube_stages.h"
 #include "core/pipeline/pipeline_stages.h"
+#include "core/pipeline/regularizer_factory.h"
 
 namespace apertura::pipeline {
+namespace {
+
+// An MFS image has one plane: an across-channel term is zero there, which the user should know.
+void warnAboutSpectralTerms(engine::RunContext& ctx) {
+  const auto& regs = ctx.settings().regularizers;
+  for (std::size_t i = 0; i < regs.size(); ++i) {
+    if (isSpectralType(regs[i].type) && regs[i].lambda != 0.0)
+      ctx.observer().warning("regularizers[" + std::to_string(i) + "] (" + regs[i].type +
+                             ") acts across the planes of a cube and has no effect with "
+                             "imaging.spectral_mode mfs");
+  }
+}
+
+}  // namespace
 
 SumOverProcesses RunData::sumOverRanks() const {
   if (!distributed())
@@ -26,9 +44,21 @@ engine::Pipeline makeImagingPipeline(std::shared_ptr<ImagingProducts> products,
           step();
       };
     };
-    ctx.stage("read", together([&] { readStage(ctx, data, *products); }));
-    ctx.stage("dirty", together([&] { dirtyStage(ctx, data, *products); }));
-    optimizeAndRestoreStages(ctx, data, *products);
+    const bool cube = ctx.settings().imaging.spectral_mode == "cube";
+    ctx.stage("read", together([&] {
+                if (cube)
+                  checkCubeSupported(ctx.settings(), comm);
+                readStage(ctx, data, *products);
+              }));
+    if (cube) {
+      CubeData planes;
+      ctx.stage("dirty", [&] { cubeDirtyStage(ctx, data, planes, *products); });
+      cubeOptimizeAndRestoreStages(ctx, data, planes, *products);
+    } else {
+      warnAboutSpectralTerms(ctx);
+      ctx.stage("dirty", together([&] { dirtyStage(ctx, data, *products); }));
+      optimizeAndRestoreStages(ctx, data, *products);
+    }
     if (comm.rank() == 0)
       ctx.stage("export", [&] { exportStage(ctx, data, *products); });
   };
@@ -44,7 +74,15 @@ static void publish(engine::RunContext& ctx, const std::string& name, int iterat
   image->nx = g.nx;
   image->ny = g.ny;
   image->unit = unit;
-  image->pixels.assign(pixels, pixels + g.numPixels());
+  // Every plane of a cube (plane-major in the products), in one snapshot.
+  const int planes = std::max(1, p.planes);
+  image->planes = planes;
+  image->pixels.assign(pixels, pixels + g.numPixels() * std::size_t(planes));
+  if (planes > 1) {
+    image->plane_frequencies_hz = p.plane_frequencies_hz;
+    for (const auto& b : p.plane_beams)
+      image->plane_beams.push_back({b.bmaj, b.bmin, b.bpa});
+  }
   image->ref_ra_rad = p.phase_centre_ra_rad;
   image->ref_dec_rad = p.phase_centre_dec_rad;
   image->cell_x_rad = g.cell_l;

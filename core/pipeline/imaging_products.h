@@ -32,6 +32,14 @@ struct ImagingProducts {
   std::vector<double> residual;  // Jy/beam
   std::vector<double> restored;  // Jy/beam
 
+  // A cube (imaging.spectral_mode cube): `planes` image planes, plane-major in dirty, psf, model,
+  // residual and restored (plane k at [k * nx * ny, (k + 1) * nx * ny)), each with its own mean
+  // frequency, width and clean beam (`beam` is plane 0's). Empty vectors for an MFS image.
+  int planes = 1;
+  std::vector<double> plane_frequencies_hz;
+  std::vector<double> plane_bandwidths_hz;
+  std::vector<imaging::CleanBeam> plane_beams;
+
   // Per chunk, only when a project writes them back to a Measurement Set column.
   std::vector<std::vector<std::complex<float>>> model_visibilities;
   std::vector<std::vector<std::complex<float>>> residual_visibilities;

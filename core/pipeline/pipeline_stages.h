@@ -11,6 +11,7 @@
 #include "core/engine/communicator.h"
 #include "core/engine/memory_tracker.h"
 #include "core/engine/run_context.h"
+#include "core/imaging/dirty_mapper.h"
 #include "core/imaging/imaging_operator.h"
 #include "core/io/visibility_source.h"
 #include "core/pipeline/imaging_products.h"
@@ -46,6 +47,9 @@ struct RunData {
 // 1 / (3 * longest uv distance), i.e. about three pixels across the synthesized beam.
 imaging::ImageGeometry runGeometry(const project::ProjectSettings& s, const RunData& data);
 imaging::OperatorSettings operatorSettings(const project::ImagingSettings& im);
+// The dirty mapper's settings for the run: geometry, operator, weighting, backend, rank sums.
+imaging::DirtyImageSettings dirtyImageSettings(const project::ProjectSettings& s,
+                                               const RunData& data);
 
 void readStage(engine::RunContext& ctx, RunData& data, ImagingProducts& out);
 void dirtyStage(engine::RunContext& ctx, const RunData& data, ImagingProducts& out);

@@ -5,6 +5,7 @@
 #include "core/plugin/plugin_regularizer.h"
 #include "core/rml/gradient_regularizers.h"
 #include "core/rml/pixel_regularizers.h"
+#include "core/rml/spectral_difference.h"
 #include "core/util/input_error.h"
 
 namespace apertura::pipeline {
@@ -44,6 +45,35 @@ std::shared_ptr<rml::Regularizer> makePluginRegularizer(const project::Regulariz
 }
 
 }  // namespace
+
+bool isSpectralType(const std::string& type) {
+  return type == "tv-spectral" || type == "tsv-spectral";
+}
+
+std::shared_ptr<rml::Regularizer> makeSpectralRegularizer(const project::RegularizerSettings& s,
+                                                          int nx, int ny, int planes,
+                                                          const std::vector<double>& mask,
+                                                          std::size_t index) {
+  const std::string at = "regularizers[" + std::to_string(index) + "]";
+  std::shared_ptr<rml::Regularizer> r;
+  if (s.type == "tv-spectral") {
+    allowOnly(s, {"epsilon"}, at);
+    const double eps = parameter(s, "epsilon", 1e-8);
+    if (eps < 0.0)
+      throw InputError(at + ".parameters.epsilon", "must be >= 0");
+    r = std::make_shared<rml::SpectralDifference>(nx, ny, planes, rml::SpectralKind::TotalVariation,
+                                                  eps);
+  } else if (s.type == "tsv-spectral") {
+    allowOnly(s, {}, at);
+    r = std::make_shared<rml::SpectralDifference>(nx, ny, planes,
+                                                  rml::SpectralKind::TotalSquaredVariation);
+  } else {
+    throw InputError(at + ".type", "'" + s.type + "' is not an across-channel regularizer");
+  }
+  if (s.use_mask && !mask.empty())
+    r->setMask(mask);
+  return r;
+}
 
 bool isNonSmoothType(const std::string& type) {
   if (type == "l1" || type == "tv" || type == "tv-aniso")
@@ -86,6 +116,8 @@ std::shared_ptr<rml::Regularizer> makeRegularizer(const project::RegularizerSett
   } else if (s.type == "huber") {
     allowOnly(s, {"delta"}, at);
     r = std::make_shared<rml::HuberRegularizer>(nx, ny, parameter(s, "delta", 1e-3));
+  } else if (isSpectralType(s.type)) {
+    return makeSpectralRegularizer(s, nx, ny, 1, mask, index);
   } else {
     return makePluginRegularizer(s, nx, ny, mask, at);
   }

@@ -21,6 +21,14 @@ std::shared_ptr<rml::Regularizer> makeRegularizer(const project::RegularizerSett
                                                   int nx, int ny, const std::vector<double>& mask,
                                                   std::size_t index);
 
+// An across-channel term (tv-spectral {epsilon [1e-8]}, tsv-spectral) over `planes` planes of a
+// cube; see rml::SpectralDifference. makeRegularizer builds these with one plane (a zero term:
+// an MFS image has no adjacent planes).
+bool isSpectralType(const std::string& type);
+std::shared_ptr<rml::Regularizer> makeSpectralRegularizer(
+    const project::RegularizerSettings& settings, int nx, int ny, int planes,
+    const std::vector<double>& mask, std::size_t index);
+
 // Whether proximal solvers should handle this type through its prox (non-smooth terms).
 bool isNonSmoothType(const std::string& type);
 

@@ -10,8 +10,10 @@ namespace apertura::plugin {
 namespace fs = std::filesystem;
 
 const std::vector<std::string>& builtinRegularizerNames() {
-  static const std::vector<std::string> names = {"l1",       "l2",  "entropy",   "tv",
-                                                 "tv-aniso", "tsv", "laplacian", "huber"};
+  // tv-spectral and tsv-spectral act across the planes of a cube (imaging.spectral_mode cube).
+  static const std::vector<std::string> names = {"l1",          "l2",          "entropy",   "tv",
+                                                 "tv-aniso",    "tsv",         "laplacian", "huber",
+                                                 "tv-spectral", "tsv-spectral"};
   return names;
 }
 

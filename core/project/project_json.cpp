@@ -168,6 +168,8 @@ void readImaging(ObjectReader r, ImagingSettings& i) {
   r.get("gpu_device", i.gpu_device);
   r.get("threads", i.threads);
   r.get("precision", i.precision);
+  r.get("spectral_mode", i.spectral_mode);
+  r.get("channels_per_plane", i.channels_per_plane);
   r.finish();
 }
 
@@ -281,7 +283,9 @@ std::string projectToJson(const ProjectSettings& s, const std::string& base_dir)
                   {"backend", i.backend},
                   {"gpu_device", i.gpu_device},
                   {"threads", i.threads},
-                  {"precision", i.precision}};
+                  {"precision", i.precision},
+                  {"spectral_mode", i.spectral_mode},
+                  {"channels_per_plane", i.channels_per_plane}};
   j["regularizers"] = json::array();
   for (const auto& r : s.regularizers) {
     j["regularizers"].push_back({{"type", r.type},

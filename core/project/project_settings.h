@@ -47,6 +47,11 @@ struct ImagingSettings {
   int gpu_device = 0;
   int threads = 0;                  // 0: all cores
   std::string precision = "float";  // float, double
+  // mfs: one image of every selected channel (multi-frequency synthesis). cube: one image plane
+  // per channels_per_plane adjacent selected channels, all planes imaged jointly (a plane never
+  // mixes spectral windows; each plane has its own weighting, PSF and clean beam).
+  std::string spectral_mode = "mfs";
+  int channels_per_plane = 1;
 };
 
 struct RegularizerSettings {

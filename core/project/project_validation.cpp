@@ -73,6 +73,16 @@ void validateProject(const ProjectSettings& s) {
   require(im.gpu_device >= 0, "imaging.gpu_device", "must be >= 0");
   require(im.threads >= 0, "imaging.threads", "must be >= 0 (0: all cores)");
   oneOf(im.precision, {"float", "double"}, "imaging.precision");
+  oneOf(im.spectral_mode, {"mfs", "cube"}, "imaging.spectral_mode");
+  require(im.channels_per_plane >= 1, "imaging.channels_per_plane", "must be >= 1");
+  if (im.spectral_mode == "cube") {
+    require(!im.w_stacking, "imaging.spectral_mode",
+            "cube cannot be combined with imaging.w_stacking (use spectral_mode mfs)");
+    require(
+        !s.output.write_model_column && !s.output.write_residual_column,
+        s.output.write_model_column ? "output.write_model_column" : "output.write_residual_column",
+        "writing visibilities back is not available for imaging.spectral_mode cube");
+  }
 
   for (std::size_t i = 0; i < s.regularizers.size(); ++i) {
     const auto& r = s.regularizers[i];

@@ -76,7 +76,8 @@ ObjectiveFunction::~ObjectiveFunction() = default;
 void ObjectiveFunction::add(std::shared_ptr<ObjectiveTerm> term, TermOptions options) {
   if (!term)
     throw std::invalid_argument("ObjectiveFunction::add: null term");
-  if (options.parameter < 0 || options.parameter >= num_parameters_)
+  if (options.parameter < 0 || options.parameters < 1 ||
+      options.parameter + options.parameters > num_parameters_)
     throw std::invalid_argument("ObjectiveFunction::add: parameter index out of range");
   if (options.proximal && !term->hasProx())
     throw std::invalid_argument(term->name() + " has no proximal operator");

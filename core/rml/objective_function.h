@@ -15,6 +15,9 @@ struct TermOptions {
   double lambda = 1.0;
   int parameter = 0;
   bool proximal = false;
+  // Consecutive parameter slices the term sees, from `parameter` on: an across-channel term of a
+  // cube sees every plane (its evaluate() gets parameters * num_pixels values).
+  int parameters = 1;
 };
 
 // The RML objective: a sum of weighted terms over num_parameters images of num_pixels each

@@ -12,7 +12,8 @@ using project::RegularizerSettings;
 
 // The regularizer types the run settings panel has a lambda field for.
 const std::vector<std::string>& panelTypes() {
-  static const std::vector<std::string> types = {"l1", "tsv", "tv", "entropy"};
+  static const std::vector<std::string> types = {"l1",      "tsv",         "tv",
+                                                 "entropy", "tv-spectral", "tsv-spectral"};
   return types;
 }
 
@@ -76,6 +77,9 @@ ProjectSettings mergePanelEdits(const ProjectSettings& base, const ProjectSettin
   }
   takeIfEdited(s.imaging.cell_arcsec, shown.imaging.cell_arcsec, edited.imaging.cell_arcsec);
   takeIfEdited(s.imaging.precision, shown.imaging.precision, edited.imaging.precision);
+  takeIfEdited(s.imaging.spectral_mode, shown.imaging.spectral_mode, edited.imaging.spectral_mode);
+  takeIfEdited(s.imaging.channels_per_plane, shown.imaging.channels_per_plane,
+               edited.imaging.channels_per_plane);
   takeIfEdited(s.data.mode, shown.data.mode, edited.data.mode);
   takeIfEdited(s.weighting.scheme, shown.weighting.scheme, edited.weighting.scheme);
   takeIfEdited(s.weighting.robust, shown.weighting.robust, edited.weighting.robust);

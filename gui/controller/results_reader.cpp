@@ -6,7 +6,9 @@
 #include <cmath>
 #include <exception>
 
+#include "core/io/fits_cube_io.h"
 #include "core/io/fits_image_io.h"
+#include "core/io/fits_planes.h"
 
 namespace apertura::gui {
 namespace {
@@ -41,6 +43,45 @@ ImageData toImageData(const FitsImage& f) {
   return d;
 }
 
+std::optional<BeamShape> beamShape(const ImageBeam& b) {
+  if (!(b.major_fwhm_rad > 0.0))
+    return std::nullopt;
+  return BeamShape{b.major_fwhm_rad, b.minor_fwhm_rad, b.position_angle_rad * 180.0 / M_PI};
+}
+
+ImageCube toImageCube(const FitsCube& c) {
+  const FitsImage& h = c.header;
+  ImageCube out;
+  out.nx = h.nx;
+  out.ny = h.ny;
+  out.planes = c.planes;
+  out.pixels = std::make_shared<const std::vector<float>>(c.pixels.begin(), c.pixels.end());
+  out.unit = displayUnit(h.bunit);
+  out.wcs.ref_ra_rad = h.ref_ra_rad;
+  out.wcs.ref_dec_rad = h.ref_dec_rad;
+  out.wcs.ref_pixel_x = h.ref_pixel_x;
+  out.wcs.ref_pixel_y = h.ref_pixel_y;
+  out.wcs.cell_x_rad = h.cell_x_rad;
+  out.wcs.cell_y_rad = h.cell_y_rad;
+  out.wcs.projection = h.projection;
+  out.frequencies_hz = c.frequencies_hz;
+  for (const ImageBeam& b : c.beams)
+    out.beams.push_back(beamShape(b));
+  return out;
+}
+
+// A cube run's outputs are FITS cubes; MFS runs (and other tools) write 2-D images.
+ImageCube readImageOrCube(const std::string& path) {
+  if (const int planes = fitsImagePlanes(path); planes > 1) {
+    ImageCube cube = toImageCube(readFitsCube(path));
+    // Planes of several spectral windows: the exact frequencies, not the linear axis's.
+    if (auto listed = fitsListedPlaneFrequencies(path, planes); !listed.empty())
+      cube.frequencies_hz = std::move(listed);
+    return cube;
+  }
+  return ImageCube::fromImage(toImageData(readFitsImage(path)));
+}
+
 }  // namespace
 
 QString resultsPrefix(const project::ProjectSettings& s, const QString& project_path) {
@@ -60,7 +101,7 @@ RestoredResults readResults(const QString& prefix, const QStringList& names) {
     if (!QFileInfo(path).isFile())
       continue;
     try {
-      out.images.push_back({name, toImageData(readFitsImage(path.toStdString()))});
+      out.images.push_back({name, readImageOrCube(path.toStdString())});
     } catch (const std::exception& e) {
       out.errors << QString::fromStdString(e.what());
     }

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "core/project/project_settings.h"
-#include "gui/view/image_data.h"
+#include "gui/view/image_cube.h"
 
 namespace apertura::gui {
 
@@ -18,8 +18,8 @@ QString resultsPrefix(const apertura::project::ProjectSettings& settings,
                       const QString& project_path);
 
 struct RestoredImage {
-  QString name;  // the image view it belongs to: dirty, psf, model, residual, restored
-  ImageData image;
+  QString name;     // the image view it belongs to: dirty, psf, model, residual, restored
+  ImageCube image;  // one plane, or every plane of a cube run's output (with the plane selector)
 };
 
 struct RestoredResults {
@@ -27,8 +27,9 @@ struct RestoredResults {
   QStringList errors;  // files that exist but could not be read, with the reason
 };
 
-// Reads <prefix>-<name>.fits for each name whose file exists. Runs on a worker thread (FITS I/O);
-// a missing file is not an error (that result was never written or was deleted).
+// Reads <prefix>-<name>.fits for each name whose file exists: a 2-D image, or a cube (FREQ axis,
+// per-plane beams) as a cube run writes them. Runs on a worker thread (FITS I/O); a missing file
+// is not an error (that result was never written or was deleted).
 RestoredResults readResults(const QString& prefix, const QStringList& names);
 
 }  // namespace apertura::gui

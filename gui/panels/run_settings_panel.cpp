@@ -3,19 +3,24 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
+#include <QFutureWatcher>
 #include <QGroupBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSpinBox>
+#include <QStandardItemModel>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 
 #include "core/engine/memory_estimate.h"
 #include "core/engine/process_resources.h"
 #include "core/project/project_file.h"
 #include "core/util/input_error.h"
+#include "gui/panels/backend_choices.h"
 #include "gui/panels/memory_estimate_text.h"
 #include "gui/panels/plugin_regularizers_box.h"
+#include "gui/panels/spectral_settings_box.h"
 
 namespace apertura::gui {
 namespace {
@@ -33,6 +38,28 @@ double lambdaOf(const project::ProjectSettings& s, const std::string& type) {
       return r.lambda;
   }
   return 0.0;
+}
+
+// Replaces the combo's items, keeping `keep` selected (appending it, enabled, when the list lacks
+// it: a project from a machine with another GPU keeps its setting, and the run says what is
+// wrong). Signals are blocked: the selection does not change through this.
+void fillBackends(QComboBox* combo, const QVector<BackendChoice>& choices, const QString& keep) {
+  const QSignalBlocker block(combo);
+  combo->clear();
+  for (const BackendChoice& c : choices) {
+    combo->addItem(c.label, c.value);
+    if (!c.enabled) {
+      auto* model = qobject_cast<QStandardItemModel*>(combo->model());
+      if (model)
+        model->item(combo->count() - 1)->setEnabled(false);
+    }
+  }
+  int index = combo->findData(keep);
+  if (index < 0 && keep.startsWith("cuda:")) {
+    combo->addItem(QObject::tr("GPU %1 (not found on this machine)").arg(keep.mid(5)), keep);
+    index = combo->count() - 1;
+  }
+  combo->setCurrentIndex(std::max(0, index));
 }
 
 }  // namespace
@@ -54,6 +81,7 @@ RunSettingsPanel::RunSettingsPanel(QWidget* parent)
       positivity_(new QComboBox),
       precision_(new QComboBox),
       data_mode_(new QComboBox),
+      backend_(new QComboBox),
       memory_(new QLabel),
       status_(new QLabel) {
   size_->setRange(32, 16384);
@@ -94,6 +122,12 @@ RunSettingsPanel::RunSettingsPanel(QWidget* parent)
   data_mode_->setToolTip(
       tr("Keep every visibility in RAM, or read them again from disk on every pass (same "
          "images, bounded memory, slower); auto streams when the estimate exceeds the budget"));
+  backend_->setObjectName("backend");
+  backend_->setToolTip(
+      tr("Where gridding, FFTs and degridding run: Auto uses the GPU when there is one (and "
+         "w-stacking is off) and the CPU otherwise; the status bar shows what a run used"));
+  backend_choices_ = pendingBackendChoices();
+  fillBackends(backend_, backend_choices_, "auto");
   memory_->setWordWrap(true);
   status_->setWordWrap(true);
 
@@ -104,6 +138,7 @@ RunSettingsPanel::RunSettingsPanel(QWidget* parent)
   imaging->addRow(tr("Robust"), robust_);
   imaging->addRow(tr("Precision"), precision_);
   imaging->addRow(tr("Visibilities"), data_mode_);
+  imaging->addRow(tr("Backend"), backend_);
   auto* regs = new QFormLayout;
   regs->addRow(tr("L1 λ"), lambda_l1_);
   regs->addRow(tr("TSV λ"), lambda_tsv_);
@@ -126,6 +161,9 @@ RunSettingsPanel::RunSettingsPanel(QWidget* parent)
   plugin_regs_ = new PluginRegularizersBox;
   layout->insertWidget(2, plugin_regs_);  // after the built-in regularizers
   connect(plugin_regs_, &PluginRegularizersBox::changed, this, &RunSettingsPanel::refresh);
+  spectral_ = new SpectralSettingsBox;  // MFS or cube, and the across-plane regularizers
+  layout->insertWidget(1, spectral_);   // after Imaging
+  connect(spectral_, &SpectralSettingsBox::changed, this, &RunSettingsPanel::refresh);
   connect(plugin_regs_, &PluginRegularizersBox::ready, this, [this] {
     for (const QString& m : plugin_regs_->optimizerNames()) {
       if (method_->findText(m) < 0)
@@ -144,13 +182,30 @@ RunSettingsPanel::RunSettingsPanel(QWidget* parent)
   for (QDoubleSpinBox* s : {cell_, robust_}) {
     connect(s, qOverload<double>(&QDoubleSpinBox::valueChanged), this, &RunSettingsPanel::refresh);
   }
-  for (QComboBox* c : {weighting_, method_, positivity_, precision_, data_mode_}) {
+  for (QComboBox* c : {weighting_, method_, positivity_, precision_, data_mode_, backend_}) {
     connect(c, &QComboBox::currentTextChanged, this, &RunSettingsPanel::refresh);
   }
   for (QLineEdit* e : {lambda_l1_, lambda_tsv_, lambda_tv_, lambda_entropy_}) {
     connect(e, &QLineEdit::textChanged, this, &RunSettingsPanel::refresh);
   }
   refresh();
+
+  // The device query loads the CUDA module and asks the driver: off the GUI thread, once.
+  auto* watcher = new QFutureWatcher<imaging::GpuInventory>(this);
+  connect(watcher, &QFutureWatcher<imaging::GpuInventory>::finished, this, [this, watcher] {
+    setGpuInventory(watcher->result());
+    watcher->deleteLater();
+  });
+  watcher->setFuture(QtConcurrent::run([] { return imaging::queryGpuDevices(); }));
+}
+
+void RunSettingsPanel::setGpuInventory(const imaging::GpuInventory& inventory) {
+  backend_choices_ = backendChoices(inventory);
+  fillBackends(backend_, backend_choices_, backend_->currentData().toString());
+  backend_->setToolTip(backend_->toolTip().section("\n", 0, 0) + "\n" +
+                       QString::fromStdString(inventory.describe()));
+  gpu_listed_ = true;
+  emit gpuDevicesReady(!inventory.devices.empty());
 }
 
 std::optional<project::ProjectSettings> RunSettingsPanel::settings(
@@ -162,6 +217,7 @@ std::optional<project::ProjectSettings> RunSettingsPanel::settings(
     s.imaging.cell_arcsec = cell_->value();
   s.imaging.precision = precision_->currentText().toStdString();
   s.data.mode = data_mode_->currentData().toString().toStdString();
+  applyBackendValue(backend_->currentData().toString(), s.imaging.backend, s.imaging.gpu_device);
   s.weighting.scheme = weighting_->currentText().toStdString();
   s.weighting.robust = robust_->value();
   s.optimizer.method = method_->currentText().toStdString();
@@ -187,6 +243,10 @@ std::optional<project::ProjectSettings> RunSettingsPanel::settings(
       s.regularizers.push_back({type, lambda, false, {}});
   }
   QString plugin_error;
+  if (!spectral_->apply(s, &plugin_error)) {
+    status_->setText(tr("Invalid: %1").arg(plugin_error));
+    return std::nullopt;
+  }
   if (!plugin_regs_->apply(s, &plugin_error)) {
     status_->setText(tr("Invalid: %1").arg(plugin_error));
     return std::nullopt;
@@ -207,6 +267,7 @@ void RunSettingsPanel::setSettings(const project::ProjectSettings& s) {
   precision_->setCurrentText(QString::fromStdString(s.imaging.precision));
   data_mode_->setCurrentIndex(
       std::max(0, data_mode_->findData(QString::fromStdString(s.data.mode))));
+  fillBackends(backend_, backend_choices_, backendValue(s.imaging.backend, s.imaging.gpu_device));
   weighting_->setCurrentText(QString::fromStdString(s.weighting.scheme));
   robust_->setValue(s.weighting.robust);
   // A plugin's method may not be listed yet (or its plugin is missing: validation says so).
@@ -221,6 +282,7 @@ void RunSettingsPanel::setSettings(const project::ProjectSettings& s) {
   lambda_tsv_->setText(QString::number(lambdaOf(s, "tsv")));
   lambda_tv_->setText(QString::number(lambdaOf(s, "tv")));
   lambda_entropy_->setText(QString::number(lambdaOf(s, "entropy")));
+  spectral_->load(s);
   plugin_regs_->load(s);
   refresh();
 }
@@ -259,7 +321,14 @@ void RunSettingsPanel::refresh() {
     volume.samples = dataset_->flag_cells_total / std::max<std::size_t>(1, corr);
     volume.channels_per_row =
         dataset_->spectral_windows.empty() ? 1 : dataset_->spectral_windows.front().num_channels;
+    // A cube has planes in every selected window: the estimate counts them.
+    volume.spectral_windows = static_cast<int>(std::max<std::size_t>(
+        1, s->data.spectral_windows.empty() ? dataset_->spectral_windows.size()
+                                            : s->data.spectral_windows.size()));
   }
+  spectral_->setPlaneCount(dataset_ && s->imaging.spectral_mode == "cube"
+                               ? static_cast<int>(engine::imagePlanes(*s, volume))
+                               : 0);
   const engine::MemoryEstimate e =
       engine::estimateMemory(*s, volume, engine::physicalMemoryBytes());
   memory_->setText(tr("Memory estimate: %1").arg(memoryEstimateText(e)));

@@ -4,7 +4,9 @@
 #include <optional>
 
 #include "core/data/dataset_summary.h"
+#include "core/imaging/gpu_devices.h"
 #include "core/project/project_settings.h"
+#include "gui/panels/backend_choices.h"
 
 class QComboBox;
 class QDoubleSpinBox;
@@ -15,6 +17,7 @@ class QSpinBox;
 namespace apertura::gui {
 
 class PluginRegularizersBox;
+class SpectralSettingsBox;
 
 // The settings of the next run (imaging, weighting, regularizers, optimizer) with validation as
 // you type and the memory estimate of the run. Edits a ProjectSettings; the data section comes
@@ -32,9 +35,15 @@ class RunSettingsPanel : public QWidget {
   void setSettings(const apertura::project::ProjectSettings& s);
   void setDataset(const apertura::DatasetSummary& summary);
   QString validationMessage() const;
+  // Fills the backend list from a device query. The panel queries once, off the GUI thread, when
+  // it is created (loading the CUDA module and cudaGetDeviceCount can take a while); tests call it
+  // with an inventory of their own.
+  void setGpuInventory(const apertura::imaging::GpuInventory& inventory);
+  bool gpuDevicesListed() const { return gpu_listed_; }
 
  signals:
   void changed();
+  void gpuDevicesReady(bool);  // after setGpuInventory (argument: whether any device was found)
 
  private:
   void refresh();
@@ -48,6 +57,7 @@ class RunSettingsPanel : public QWidget {
   QLineEdit* lambda_tv_;
   QLineEdit* lambda_entropy_;
   PluginRegularizersBox* plugin_regs_ = nullptr;  // terms of loaded plugins
+  SpectralSettingsBox* spectral_ = nullptr;       // MFS / cube, across-plane terms
   QComboBox* method_;
   QSpinBox* iterations_;
   QSpinBox* history_;    // L-BFGS correction pairs (optimizer.history)
@@ -55,6 +65,9 @@ class RunSettingsPanel : public QWidget {
   QComboBox* positivity_;
   QComboBox* precision_;
   QComboBox* data_mode_;  // data.mode
+  QComboBox* backend_;    // imaging.backend and imaging.gpu_device (item data "cuda:N")
+  QVector<BackendChoice> backend_choices_;  // the device query's list (pending until it ends)
+  bool gpu_listed_ = false;
   QLabel* memory_;
   QLabel* status_;
   std::optional<apertura::DatasetSummary> dataset_;

@@ -25,6 +25,7 @@ struct ImageData {
   std::string unit;  // "Jy/beam" for dirty/restored images, "Jy/pixel" for models
   ImageWcs wcs;
   std::optional<BeamShape> beam;
+  double frequency_hz = 0.0;  // a cube plane's frequency (the cursor readout shows it); 0: none
 
   bool empty() const { return nx <= 0 || ny <= 0; }
   bool consistent() const {

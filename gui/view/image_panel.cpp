@@ -5,16 +5,20 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 #include "gui/view/colorbar_widget.h"
 #include "gui/view/histogram_widget.h"
 #include "gui/view/image_toolbar.h"
 #include "gui/view/image_view.h"
+#include "gui/view/plane_selector.h"
 
 namespace apertura::gui {
 
 ImagePanel::ImagePanel(QWidget* parent)
     : QWidget(parent),
       toolbar_(new ImageToolbar(this)),
+      planes_(new PlaneSelector(this)),
       view_(new ImageView(this)),
       colorbar_(new ColorbarWidget(this)),
       histogram_(new HistogramWidget(this)),
@@ -36,6 +40,7 @@ ImagePanel::ImagePanel(QWidget* parent)
   layout->setContentsMargins(2, 2, 2, 2);
   layout->setSpacing(2);
   layout->addWidget(toolbar_);
+  layout->addWidget(planes_);
   layout->addLayout(image_row, 1);
   layout->addWidget(histogram_);
   layout->addWidget(status_);
@@ -46,10 +51,51 @@ ImagePanel::ImagePanel(QWidget* parent)
   connect(toolbar_, &ImageToolbar::histogramToggled, this, &ImagePanel::setHistogramVisible);
   connect(view_, &ImageView::displayChanged, this, &ImagePanel::refreshScale);
   connect(view_, &ImageView::cursorInfo, status_, &QLabel::setText);
+  connect(planes_, &PlaneSelector::planeChosen, this, [this](int k) {
+    wanted_plane_ = k;
+    showPlane();
+    emit planeChanged(k);
+  });
 }
 
 void ImagePanel::setImage(ImageData image) {
+  cube_ = ImageCube{};
+  planes_->setPlanes(0, {});
   view_->setImage(std::move(image));
+}
+
+void ImagePanel::setImage(ImageCube cube) {
+  if (cube.empty() || cube.planes == 1 || !cube.consistent()) {
+    setImage(cube.plane(0));  // empty for an empty or inconsistent cube
+    return;
+  }
+  cube_ = std::move(cube);
+  planes_->setPlanes(cube_.planes, cube_.frequencies_hz);
+  showPlane();
+}
+
+int ImagePanel::plane() const {
+  return cube_.empty() ? 0 : planes_->plane();
+}
+
+int ImagePanel::planeCount() const {
+  if (!cube_.empty())
+    return cube_.planes;
+  const auto image = view_->image();
+  return image && !image->empty() ? 1 : 0;
+}
+
+void ImagePanel::setPlane(int plane) {
+  wanted_plane_ = std::max(0, plane);
+  if (!cube_.empty())
+    showPlane();
+}
+
+void ImagePanel::showPlane() {
+  // Only the plane on screen is copied out of the cube and rendered; the renderer's clip
+  // (min/max, percentiles) is therefore the plane's own.
+  planes_->setPlane(wanted_plane_);
+  view_->setImage(cube_.plane(planes_->plane()));
 }
 
 void ImagePanel::setDisplaySettings(const DisplaySettings& settings) {

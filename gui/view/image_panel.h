@@ -4,6 +4,7 @@
 
 #include <memory>
 
+#include "gui/view/image_cube.h"
 #include "gui/view/image_data.h"
 #include "gui/view/image_renderer.h"
 
@@ -15,16 +16,27 @@ class ColorbarWidget;
 class HistogramWidget;
 class ImageToolbar;
 class ImageView;
+class PlaneSelector;
 
 // One image with everything needed to read it: display toolbar, the view, a colour bar with
-// units, a cursor readout line and an optional histogram of the pixel values.
+// units, a cursor readout line and an optional histogram of the pixel values. A spectral cube
+// gets a plane selector: the view shows one plane (its own colour clip and beam) at a time.
 class ImagePanel : public QWidget {
   Q_OBJECT
 
  public:
   explicit ImagePanel(QWidget* parent = nullptr);
 
+  // A single-plane image; an empty ImageData clears the panel.
   void setImage(ImageData image);
+  // An image of one or more planes: the view shows the chosen plane (see setPlane).
+  void setImage(ImageCube cube);
+  // The plane shown (0 for a single-plane image) and how many the image has (0: no image).
+  int plane() const;
+  int planeCount() const;
+  // Chooses the plane to show, now and for later images (clamped to each image's planes). Emits
+  // nothing; planeChanged() reports the user's choices in the selector.
+  void setPlane(int plane);
   void setDisplaySettings(const DisplaySettings& settings);
   DisplaySettings displaySettings() const;
   void setHistogramVisible(bool visible);
@@ -33,18 +45,26 @@ class ImagePanel : public QWidget {
   ColorbarWidget* colorbar() const { return colorbar_; }
   HistogramWidget* histogram() const { return histogram_; }
   ImageToolbar* toolbar() const { return toolbar_; }
+  PlaneSelector* planeSelector() const { return planes_; }
   QString statusText() const;
 
+ signals:
+  void planeChanged(int plane);
+
  private:
+  void showPlane();
   void refreshScale();
   void refreshSamples();
 
   ImageToolbar* toolbar_;
+  PlaneSelector* planes_;
   ImageView* view_;
   ColorbarWidget* colorbar_;
   HistogramWidget* histogram_;
   QLabel* status_;
   std::weak_ptr<const ImageData> samples_source_;  // image whose samples the histogram holds
+  ImageCube cube_;        // the image when it has several planes, else empty
+  int wanted_plane_ = 0;  // the plane chosen (the selector or linked views)
 };
 
 }  // namespace apertura::gui

@@ -130,6 +130,9 @@ QString ImageView::cursorText(QPointF pixel) const {
   text += QStringLiteral("(%1, %2)  %3").arg(x).arg(y).arg(value_text);
   if (std::isfinite(value) && !image->unit.empty())
     text += " " + QString::fromStdString(image->unit);
+  // A cube plane's frequency: the third world coordinate of the readout.
+  if (image->frequency_hz > 0.0)
+    text += QStringLiteral("  %1 GHz").arg(image->frequency_hz * 1e-9, 0, 'f', 6);
   return text;
 }
 

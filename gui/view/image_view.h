@@ -55,7 +55,8 @@ class ImageView : public QWidget {
   QPointF imageToWidget(QPointF pixel) const;
   QPointF widgetToImage(QPointF widget_pos) const;
 
-  // "RA Dec  (x, y)  value unit" for the pixel nearest to `pixel`; empty outside the image.
+  // "RA Dec  (x, y)  value unit" for the pixel nearest to `pixel` (then "  frequency GHz" for a
+  // cube plane); empty outside the image.
   QString cursorText(QPointF pixel) const;
 
   // Mask drawing (see above) and the regions outlined over the image.

@@ -62,6 +62,10 @@ FitsImage toFitsImage(const ImageData& d, const QString& name, const FitsImage* 
   f.ref_dec_rad = d.wcs.ref_dec_rad;
   f.projection = d.wcs.projection;
   f.bunit = fitsUnit(d.unit);
+  if (d.frequency_hz > 0.0) {  // a cube plane: its own frequency, not the run's mean
+    f.frequency_hz = d.frequency_hz;
+    f.bandwidth_hz = 0.0;
+  }
   if (d.beam) {
     f.beam =
         ImageBeam{d.beam->major_rad, d.beam->minor_rad, d.beam->position_angle_deg * M_PI / 180.0};

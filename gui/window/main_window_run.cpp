@@ -8,6 +8,7 @@
 
 #include "core/io/fits_image_io.h"
 #include "core/pipeline/imaging_pipeline.h"
+#include "core/pipeline/model_file.h"
 #include "gui/controller/app_preferences.h"
 #include "gui/controller/run_controller.h"
 #include "gui/panels/mask_panel.h"
@@ -36,19 +37,8 @@ bool MainWindow::continueRun() {
   if (!resume_dir_)
     resume_dir_ = std::make_unique<QTemporaryDir>();
   const std::string path = (resume_dir_->path() + "/last-model.fits").toStdString();
-  FitsImage img;
-  img.nx = products_->geometry.nx;
-  img.ny = products_->geometry.ny;
-  img.cell_x_rad = products_->geometry.cell_l;
-  img.cell_y_rad = products_->geometry.cell_m;
-  img.ref_pixel_x = img.nx / 2;
-  img.ref_pixel_y = img.ny / 2;
-  img.ref_ra_rad = products_->phase_centre_ra_rad;
-  img.ref_dec_rad = products_->phase_centre_dec_rad;
-  img.bunit = "JY/PIXEL";
-  img.pixels = products_->model;
   try {
-    writeFitsImage(path, img, FitsPixelType::Float64);
+    pipeline::writeModelFits(*products_, path);  // a cube for a cube run
   } catch (const std::exception& e) {
     status_label_->setText(QString::fromStdString(e.what()));
     return false;
@@ -90,6 +80,8 @@ bool MainWindow::launchRun(const std::string& initial_model) {
 }
 
 void MainWindow::onRunFinished(const QString& state, const QString& message) {
+  // A launcher run's project file and snapshots (all read by now; its outputs are elsewhere).
+  launcher_dir_.reset();
   busy_bar_->hide();
   stage_label_->clear();
   pause_action_->setText(tr("&Pause"));

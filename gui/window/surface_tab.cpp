@@ -8,6 +8,8 @@
 #include <QStackedWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 #include "core/engine/run_observer.h"
 #include "gui/controller/run_controller.h"
 #include "gui/view/image_panel.h"
@@ -136,6 +138,19 @@ void SurfaceTab::attachRun(RunController* run) {
 void SurfaceTab::addSnapshot(const std::shared_ptr<const engine::ImageSnapshot>& image) {
   if (!image || image->name != "model")
     return;
+  if (image->planes > 1) {
+    // A cube's stack follows one plane (the one the image views show when the snapshot comes).
+    const std::size_t n = static_cast<std::size_t>(image->nx) * static_cast<std::size_t>(image->ny);
+    const std::size_t k =
+        static_cast<std::size_t>(std::clamp(images_->plane(), 0, image->planes - 1));
+    if (image->pixels.size() < n * (k + 1))
+      return;
+    const auto first = image->pixels.begin() + static_cast<std::ptrdiff_t>(n * k);
+    const std::vector<float> plane(first, first + static_cast<std::ptrdiff_t>(n));
+    if (stack_.add(image->iteration, image->nx, image->ny, plane))
+      markStackDirty();
+    return;
+  }
   if (stack_.add(image->iteration, image->nx, image->ny, image->pixels))
     markStackDirty();
 }

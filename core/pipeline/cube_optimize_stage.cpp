@@ -1,0 +1,138 @@
+#include <cmath>
+
+#include "core/engine/device_memory_gauge.h"
+#include "core/imaging/imaging_operator.h"
+#include "core/imaging/operator_factory.h"
+#include "core/pipeline/cube_stages.h"
+#include "core/pipeline/initial_model.h"
+#include "core/pipeline/mask_raster.h"
+#include "core/pipeline/pipeline_stages.h"
+#include "core/pipeline/regularizer_factory.h"
+#include "core/pipeline/solver_run.h"
+#include "core/rml/fit_statistics.h"
+#include "core/rml/objective_function.h"
+#include "core/rml/plane_wise_term.h"
+#include "core/rml/restore.h"
+
+namespace apertura::pipeline {
+namespace {
+
+// One gridding operator serves every plane: the data terms use it one after the other.
+struct CubeOperator {
+  std::unique_ptr<imaging::ImagingOperator<float>> f;
+  std::unique_ptr<imaging::ImagingOperator<double>> d;
+  std::vector<std::shared_ptr<rml::DataTerm>> chi2;  // per plane
+  std::string backend;                               // the factory's line, for the run log
+  // The operator's device memory in the telemetry; declared after f/d so it ends before them.
+  engine::DeviceMemoryGauge::Registration device_bytes;
+};
+
+template <typename T>
+void makePlaneTerms(std::unique_ptr<imaging::ImagingOperator<T>>& op,
+                    const project::ImagingSettings& im, const imaging::ImageGeometry& g,
+                    CubeData& cube, CubeOperator& out) {
+  op = imaging::makeOperator<T>(g, operatorSettings(im), {im.backend, im.gpu_device}, &out.backend);
+  out.backend += "; " + op->describe();
+  out.device_bytes =
+      engine::DeviceMemoryGauge::instance().add([p = op.get()] { return p->deviceBytes(); });
+  for (std::size_t k = 0; k < cube.planes.size(); ++k)
+    out.chi2.push_back(rml::makeChunkChi2Term(*op, *cube.sequences[k], cube.totals[k]));
+}
+
+CubeOperator makeCubeOperator(const project::ImagingSettings& im, const imaging::ImageGeometry& g,
+                              CubeData& cube) {
+  CubeOperator op;
+  if (im.precision == "double")
+    makePlaneTerms(op.d, im, g, cube, op);
+  else
+    makePlaneTerms(op.f, im, g, cube, op);
+  return op;
+}
+
+std::vector<double> tiled(const std::vector<double>& plane, std::size_t planes) {
+  std::vector<double> out;
+  if (plane.empty())
+    return out;
+  out.reserve(plane.size() * planes);
+  for (std::size_t k = 0; k < planes; ++k)
+    out.insert(out.end(), plane.begin(), plane.end());
+  return out;
+}
+
+}  // namespace
+
+void cubeOptimizeAndRestoreStages(engine::RunContext& ctx, RunData& data, CubeData& cube,
+                                  ImagingProducts& out) {
+  const auto& s = ctx.settings();
+  const imaging::ImageGeometry g = out.geometry;
+  const std::size_t npix = g.numPixels();
+  const std::size_t P = cube.planes.size();
+  const int planes = int(P);
+  CubeOperator op;
+  rml::ObjectiveFunction objective(npix, planes);
+  const bool proximal_solver = solverChoice(s.optimizer).proximal;
+  const std::vector<double> mask = rasterizeMask(s.mask, g.nx, g.ny);
+
+  ctx.stage("optimize", [&] {
+    op = makeCubeOperator(s.imaging, g, cube);
+    ctx.observer().progress(0.0, "operator: " + op.backend);
+    objective.add(
+        std::make_shared<rml::PlaneWiseTerm>(
+            std::vector<std::shared_ptr<rml::ObjectiveTerm>>(op.chi2.begin(), op.chi2.end()), npix),
+        {1.0, 0, false, planes});
+    for (std::size_t i = 0; i < s.regularizers.size(); ++i) {
+      const auto& r = s.regularizers[i];
+      if (r.lambda == 0.0)
+        continue;
+      if (isSpectralType(r.type)) {
+        objective.add(makeSpectralRegularizer(r, g.nx, g.ny, planes, mask, i),
+                      {r.lambda, 0, false, planes});
+        continue;
+      }
+      std::vector<std::shared_ptr<rml::ObjectiveTerm>> per_plane;
+      for (std::size_t k = 0; k < P; ++k)
+        per_plane.push_back(makeRegularizer(r, g.nx, g.ny, mask, i));
+      objective.add(std::make_shared<rml::PlaneWiseTerm>(std::move(per_plane), npix),
+                    {r.lambda, 0, proximal_solver && isNonSmoothType(r.type), planes});
+    }
+    std::vector<double> image(npix * P, 0.0);
+    if (!s.optimizer.initial_model.empty()) {
+      // A model cube of the run's planes (continuing a cube run), or one image for every plane.
+      image = readInitialModelCube(s.optimizer.initial_model, g, out.phase_centre_ra_rad,
+                                   out.phase_centre_dec_rad, s.optimizer.positivity != "none", mask,
+                                   planes);
+    }
+    std::size_t samples = 0;
+    for (const auto& t : cube.totals)
+      samples += t.valid_samples;
+    const double dof = 2.0 * double(std::max<std::size_t>(1, samples));
+    runSolver(ctx, data, objective, tiled(mask, P), std::move(image), dof, out);
+  });
+
+  ctx.stage("restore", [&] {
+    out.residual.clear();
+    out.restored.clear();
+    double chi2 = 0.0, rms2 = 0.0;
+    std::size_t samples = 0;
+    for (std::size_t k = 0; k < P; ++k) {
+      ctx.checkpoint();
+      const std::vector<double> model(out.model.begin() + std::ptrdiff_t(k * npix),
+                                      out.model.begin() + std::ptrdiff_t((k + 1) * npix));
+      std::vector<double> residual;
+      const rml::FitStatistics fit = rml::residualImage(*op.chi2[k], model.data(), residual);
+      chi2 += fit.chi2;
+      samples += fit.num_samples;
+      rms2 += fit.residual_image_rms * fit.residual_image_rms;
+      const std::vector<double> restored =
+          rml::restoredImage(model, residual, g, out.plane_beams[k]);
+      out.residual.insert(out.residual.end(), residual.begin(), residual.end());
+      out.restored.insert(out.restored.end(), restored.begin(), restored.end());
+    }
+    out.chi2_per_dof = chi2 / (2.0 * double(std::max<std::size_t>(1, samples)));
+    out.residual_rms = std::sqrt(rms2 / double(P));  // RMS over every plane's pixels
+    publishImage(ctx, "residual", out.iterations, out, out.residual.data(), "Jy/beam");
+    publishImage(ctx, "restored", out.iterations, out, out.restored.data(), "Jy/beam");
+  });
+}
+
+}  // namespace apertura::pipeline

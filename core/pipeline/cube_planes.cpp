@@ -1,0 +1,120 @@
+#include "core/pipeline/cube_planes.h"
+
+#include <algorithm>
+
+#include "core/pipeline/pipeline_stages.h"
+#include "core/util/input_error.h"
+
+namespace apertura::pipeline {
+
+std::vector<SpectralWindowChannels> spectralWindowsOf(ChunkSequence& chunks) {
+  std::vector<SpectralWindowChannels> windows;
+  chunks.forEach([&](const VisibilityChunk& c, std::size_t i) {
+    auto it = std::find_if(windows.begin(), windows.end(), [&](const SpectralWindowChannels& w) {
+      return w.spectral_window == c.spectral_window_id;
+    });
+    if (it == windows.end()) {
+      windows.push_back({c.spectral_window_id, c.frequencies_hz});
+    } else if (it->frequencies_hz != c.frequencies_hz) {
+      throw InputError("imaging.spectral_mode",
+                       "cube: chunk " + std::to_string(i) + " of spectral window " +
+                           std::to_string(c.spectral_window_id) +
+                           " has other channels than the window's first chunk");
+    }
+  });
+  return windows;
+}
+
+std::vector<CubePlane> cubePlanes(const std::vector<SpectralWindowChannels>& windows,
+                                  int channels_per_plane) {
+  if (channels_per_plane < 1)
+    throw InputError("imaging.channels_per_plane", "must be >= 1");
+  const std::size_t n = std::size_t(channels_per_plane);
+  std::vector<CubePlane> planes;
+  for (const auto& w : windows) {
+    for (std::size_t c0 = 0; c0 < w.frequencies_hz.size(); c0 += n) {
+      CubePlane p;
+      p.spectral_window = w.spectral_window;
+      p.first_channel = c0;
+      p.num_channels = std::min(n, w.frequencies_hz.size() - c0);
+      const auto first = w.frequencies_hz.begin() + std::ptrdiff_t(c0);
+      const auto last = first + std::ptrdiff_t(p.num_channels);
+      double sum = 0.0;
+      for (auto f = first; f != last; ++f)
+        sum += *f;
+      p.frequency_hz = sum / double(p.num_channels);
+      p.bandwidth_hz = *std::max_element(first, last) - *std::min_element(first, last);
+      planes.push_back(p);
+    }
+  }
+  // Frequency order, so that adjacent planes (across-channel terms, the FITS axis) are adjacent
+  // in frequency even when spectral windows come in another order.
+  std::stable_sort(planes.begin(), planes.end(), [](const CubePlane& a, const CubePlane& b) {
+    return a.frequency_hz < b.frequency_hz;
+  });
+  return planes;
+}
+
+VisibilityChunk sliceChannels(const VisibilityChunk& c, const CubePlane& plane) {
+  VisibilityChunk s;
+  s.field_id = c.field_id;
+  s.spectral_window_id = c.spectral_window_id;
+  s.first_row = c.first_row;
+  s.uvw_m = c.uvw_m;
+  s.time_mjd_s = c.time_mjd_s;
+  s.antenna1 = c.antenna1;
+  s.antenna2 = c.antenna2;
+  s.source_rows = c.source_rows;
+  const std::size_t nc = c.num_channels(), c0 = plane.first_channel, n = plane.num_channels;
+  s.frequencies_hz.assign(c.frequencies_hz.begin() + std::ptrdiff_t(c0),
+                          c.frequencies_hz.begin() + std::ptrdiff_t(c0 + n));
+  const std::size_t rows = c.num_rows();
+  s.visibilities.resize(rows * n);
+  s.weights.resize(rows * n);
+  for (std::size_t r = 0; r < rows; ++r) {
+    std::copy_n(c.visibilities.begin() + std::ptrdiff_t(r * nc + c0), n,
+                s.visibilities.begin() + std::ptrdiff_t(r * n));
+    std::copy_n(c.weights.begin() + std::ptrdiff_t(r * nc + c0), n,
+                s.weights.begin() + std::ptrdiff_t(r * n));
+  }
+  return s;
+}
+
+void PlaneChunks::forEach(const Visitor& visit) {
+  std::size_t index = 0;
+  all_.forEach([&](const VisibilityChunk& c, std::size_t) {
+    if (c.spectral_window_id != plane_.spectral_window)
+      return;
+    const VisibilityChunk s = sliceChannels(c, plane_);
+    visit(s, index++);
+  });
+}
+
+CubeData splitIntoPlanes(RunData& data, int channels_per_plane) {
+  CubeData cube;
+  cube.planes = cubePlanes(spectralWindowsOf(*data.sequence), channels_per_plane);
+  const std::size_t P = cube.planes.size();
+  if (data.streaming) {
+    for (const CubePlane& p : cube.planes)
+      cube.sequences.push_back(std::make_unique<PlaneChunks>(*data.sequence, p));
+  } else {
+    cube.held.resize(P);
+    // Cut chunk by chunk and release each one: the data are held about once, not twice.
+    for (VisibilityChunk& c : data.chunks) {
+      for (std::size_t k = 0; k < P; ++k) {
+        if (cube.planes[k].spectral_window == c.spectral_window_id)
+          cube.held[k].push_back(sliceChannels(c, cube.planes[k]));
+      }
+      c = VisibilityChunk{};
+    }
+    data.sequence.reset();
+    data.chunks.clear();
+    for (const auto& chunks : cube.held)
+      cube.sequences.push_back(std::make_unique<HeldChunks>(chunks));
+  }
+  for (const auto& seq : cube.sequences)
+    cube.totals.push_back(rml::countDataTotals(*seq));
+  return cube;
+}
+
+}  // namespace apertura::pipeline

@@ -1,0 +1,67 @@
+#pragma once
+
+// Internal to core/pipeline: how a cube run (imaging.spectral_mode cube) cuts the selected
+// channels into image planes and gives each plane its own chunk sequence.
+#include <memory>
+#include <vector>
+
+#include "core/data/chunk_sequence.h"
+#include "core/data/visibility_chunk.h"
+#include "core/rml/chunk_chi2_term.h"
+
+namespace apertura::pipeline {
+
+struct RunData;
+
+// One image plane: channels [first_channel, first_channel + num_channels) of the selected
+// channels of one spectral window (indices into VisibilityChunk::frequencies_hz).
+struct CubePlane {
+  int spectral_window = 0;
+  std::size_t first_channel = 0;
+  std::size_t num_channels = 0;
+  double frequency_hz = 0.0;  // mean of the plane's channels
+  double bandwidth_hz = 0.0;  // highest minus lowest channel frequency (0 for one channel)
+};
+
+// The selected channel frequencies of each spectral window, as the chunks show them.
+struct SpectralWindowChannels {
+  int spectral_window = 0;
+  std::vector<double> frequencies_hz;
+};
+
+// Every spectral window of the sequence, in order of first appearance. Throws InputError when two
+// chunks of one spectral window disagree about its channels.
+std::vector<SpectralWindowChannels> spectralWindowsOf(ChunkSequence& chunks);
+
+// Groups `channels_per_plane` adjacent channels of each window into a plane (the last plane of a
+// window may hold fewer); planes never mix windows and are ordered by frequency.
+std::vector<CubePlane> cubePlanes(const std::vector<SpectralWindowChannels>& windows,
+                                  int channels_per_plane);
+
+// The rows of `chunk` with only the plane's channels.
+VisibilityChunk sliceChannels(const VisibilityChunk& chunk, const CubePlane& plane);
+
+// A plane's chunks cut on the fly from another sequence (streamed data: one read per pass).
+class PlaneChunks final : public ChunkSequence {
+ public:
+  PlaneChunks(ChunkSequence& all, CubePlane plane) : all_(all), plane_(plane) {}
+  void forEach(const Visitor& visit) override;
+  bool held() const override { return false; }
+
+ private:
+  ChunkSequence& all_;
+  CubePlane plane_;
+};
+
+// The planes of a run and their visibilities: held per plane (resident data, cut once; the run's
+// own chunks are released while they are cut) or cut on every pass (streaming).
+struct CubeData {
+  std::vector<CubePlane> planes;
+  std::vector<std::vector<VisibilityChunk>> held;         // per plane, resident only
+  std::vector<std::unique_ptr<ChunkSequence>> sequences;  // per plane
+  std::vector<rml::DataTotals> totals;                    // per plane
+};
+
+CubeData splitIntoPlanes(RunData& data, int channels_per_plane);
+
+}  // namespace apertura::pipeline

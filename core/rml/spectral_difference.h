@@ -1,0 +1,35 @@
+#pragma once
+
+#include <string>
+
+#include "core/rml/objective_term.h"
+
+namespace apertura::rml {
+
+enum class SpectralKind {
+  TotalVariation,        // sum m_p (sqrt(d^2 + eps^2) - eps): favours piecewise-flat spectra
+  TotalSquaredVariation  // sum m_p d^2: favours smooth spectra
+};
+
+// An across-channel regularizer of a cube: with d = x[k + 1][p] - x[k][p] the difference between
+// adjacent planes k, k + 1 at pixel p, the term sums the (smoothed) absolute or squared differences
+// over pixels and plane pairs, weighted by the per-pixel mask (the spatial mask of one plane).
+// evaluate() reads num_planes * num_pixels values (plane-major): add it to an ObjectiveFunction
+// with TermOptions::parameters = num_planes. One plane: the term is zero.
+class SpectralDifference final : public Regularizer {
+ public:
+  SpectralDifference(int nx, int ny, int num_planes, SpectralKind kind, double epsilon = 1e-8);
+  std::string name() const override;
+  double evaluate(const double* cube, double* gradient, double scale) override;
+  bool isSmooth() const override {
+    return kind_ == SpectralKind::TotalSquaredVariation || eps_ > 0;
+  }
+  int numPlanes() const { return planes_; }
+
+ private:
+  int planes_;
+  SpectralKind kind_;
+  double eps_;
+};
+
+}  // namespace apertura::rml

@@ -1,0 +1,128 @@
+#include "gui/panels/spectral_settings_box.h"
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSignalBlocker>
+#include <QSpinBox>
+
+namespace apertura::gui {
+namespace {
+
+const char* const kSpectralTerms[] = {"tv-spectral", "tsv-spectral"};
+
+}  // namespace
+
+SpectralSettingsBox::SpectralSettingsBox(QWidget* parent)
+    : QGroupBox(tr("Spectral"), parent),
+      mode_(new QComboBox(this)),
+      channels_(new QSpinBox(this)),
+      planes_(new QLabel(this)) {
+  setObjectName("spectral-settings");
+  mode_->setObjectName("spectral-mode");
+  channels_->setObjectName("channels-per-plane");
+  planes_->setObjectName("cube-planes");
+  // Item data are the project's imaging.spectral_mode values.
+  mode_->addItem(tr("MFS (one image)"), "mfs");
+  mode_->addItem(tr("Cube (image per channel group)"), "cube");
+  mode_->setToolTip(
+      tr("MFS images every selected channel into one image; a cube images groups of adjacent "
+         "channels as planes (never mixing spectral windows), all planes jointly"));
+  channels_->setRange(1, 65536);
+  channels_->setValue(1);
+  channels_->setToolTip(
+      tr("Adjacent channels of one spectral window imaged together as one cube plane"));
+  auto* form = new QFormLayout(this);
+  form->addRow(tr("Mode"), mode_);
+  form->addRow(tr("Channels per plane"), channels_);
+  form->addRow(QString(), planes_);
+  const std::pair<const char*, QString> titles[] = {{"tv-spectral", tr("TV across planes λ")},
+                                                    {"tsv-spectral", tr("TSV across planes λ")}};
+  for (const auto& [type, title] : titles) {
+    auto* e = new QLineEdit("0", this);
+    e->setObjectName(QString("lambda-") + type);
+    e->setToolTip(
+        tr("Penalizes differences between adjacent cube planes (0 switches the term "
+           "off); no effect on an MFS image"));
+    lambdas_[type] = e;
+    form->addRow(title, e);
+    connect(e, &QLineEdit::textChanged, this, &SpectralSettingsBox::changed);
+  }
+  connect(mode_, &QComboBox::currentIndexChanged, this, [this] {
+    updateEnabled();
+    emit changed();
+  });
+  connect(channels_, qOverload<int>(&QSpinBox::valueChanged), this, &SpectralSettingsBox::changed);
+  updateEnabled();
+}
+
+QLineEdit* SpectralSettingsBox::lambdaEdit(const std::string& type) const {
+  const auto it = lambdas_.find(type);
+  return it == lambdas_.end() ? nullptr : it->second;
+}
+
+QString SpectralSettingsBox::planeCountText() const {
+  return planes_->text();
+}
+
+void SpectralSettingsBox::updateEnabled() {
+  const bool cube = mode_->currentData().toString() == "cube";
+  channels_->setEnabled(cube);
+  planes_->setVisible(cube && !planes_->text().isEmpty());
+}
+
+void SpectralSettingsBox::setPlaneCount(int planes) {
+  planes_->setText(planes == 1  ? tr("1 plane")
+                   : planes > 1 ? tr("%1 planes").arg(planes)
+                                : QString());
+  updateEnabled();
+}
+
+bool SpectralSettingsBox::apply(project::ProjectSettings& s, QString* error) const {
+  s.imaging.spectral_mode = mode_->currentData().toString().toStdString();
+  s.imaging.channels_per_plane = channels_->value();
+  for (const char* type : kSpectralTerms) {
+    QLineEdit* e = lambdas_.at(type);
+    bool ok = false;
+    const double lambda = e->text().trimmed().toDouble(&ok);
+    if (!ok) {
+      e->setStyleSheet("background: #ffd6d6");
+      e->setToolTip(tr("'%1' is not a number").arg(e->text()));
+      if (error)
+        *error = tr("%1 λ: '%2' is not a number").arg(type, e->text());
+      return false;
+    }
+    e->setStyleSheet(QString());
+    if (lambda == 0.0)
+      continue;
+    const auto it = loaded_.find(type);
+    project::RegularizerSettings r =
+        it == loaded_.end() ? project::RegularizerSettings{} : it->second;
+    r.type = type;
+    r.lambda = lambda;
+    s.regularizers.push_back(r);
+  }
+  return true;
+}
+
+void SpectralSettingsBox::load(const project::ProjectSettings& s) {
+  const QSignalBlocker block(this);  // one changed() from the panel's refresh is enough
+  const int index = mode_->findData(QString::fromStdString(s.imaging.spectral_mode));
+  mode_->setCurrentIndex(index < 0 ? 0 : index);
+  channels_->setValue(s.imaging.channels_per_plane);
+  loaded_.clear();
+  for (const char* type : kSpectralTerms) {
+    double lambda = 0.0;
+    for (const auto& r : s.regularizers) {
+      if (r.type == type) {
+        lambda = r.lambda;
+        loaded_[type] = r;
+      }
+    }
+    lambdas_.at(type)->setText(QString::number(lambda));
+  }
+  updateEnabled();
+}
+
+}  // namespace apertura::gui

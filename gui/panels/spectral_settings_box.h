@@ -1,0 +1,56 @@
+#pragma once
+
+#include <QGroupBox>
+
+#include <map>
+#include <string>
+
+#include "core/project/project_settings.h"
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QSpinBox;
+
+namespace apertura::gui {
+
+// The spectral side of the run settings: MFS (one image of every selected channel) or a cube
+// (imaging.spectral_mode, imaging.channels_per_plane), and the λ of the regularizers that act
+// across the planes of a cube (tv-spectral, tsv-spectral). Their other fields (mask, epsilon)
+// come from the project and pass through unchanged.
+class SpectralSettingsBox : public QGroupBox {
+  Q_OBJECT
+
+ public:
+  explicit SpectralSettingsBox(QWidget* parent = nullptr);
+
+  // Writes the mode and channels per plane into `s` and appends the across-plane terms with a
+  // non-zero λ to s.regularizers. False (with `error` set and the field marked) when a λ field
+  // is not a number.
+  bool apply(apertura::project::ProjectSettings& s, QString* error) const;
+  // Shows the spectral settings and across-plane terms of `s`.
+  void load(const apertura::project::ProjectSettings& s);
+  // The planes a cube run of the current data set would image (shown next to the controls);
+  // 0 hides the count (MFS, or no data set yet).
+  void setPlaneCount(int planes);
+
+  QComboBox* modeBox() const { return mode_; }
+  QSpinBox* channelsPerPlaneBox() const { return channels_; }
+  QLineEdit* lambdaEdit(const std::string& type) const;
+  QString planeCountText() const;
+
+ signals:
+  void changed();
+
+ private:
+  void updateEnabled();
+
+  QComboBox* mode_;
+  QSpinBox* channels_;
+  QLabel* planes_;
+  std::map<std::string, QLineEdit*> lambdas_;  // tv-spectral, tsv-spectral
+  // The across-plane terms of the last project loaded (mask, parameters kept on apply).
+  std::map<std::string, apertura::project::RegularizerSettings> loaded_;
+};
+
+}  // namespace apertura::gui

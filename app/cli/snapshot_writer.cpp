@@ -84,7 +84,7 @@ std::string SnapshotWriter::pathFor(const engine::ImageSnapshot& image) const {
 }
 
 std::string SnapshotWriter::write(const engine::ImageSnapshot& image) const {
-  const std::string path = pathFor(image);
+  std::string path = pathFor(image);
   if (image.planes > 1) {
     writeCubeSnapshot(path, image);
     return path;

@@ -93,23 +93,23 @@ struct UvfitsWriter::Impl {
     throw InputError(path, what + " (cfitsio: " + text + ")");
   }
 
-  void key(const char* name, const std::string& value, const char* comment = nullptr) {
+  void key(const char* name, const std::string& value, const char* comment = nullptr) const {
     int status = 0;
     fits_update_key(file, TSTRING, name, const_cast<char*>(value.c_str()), comment, &status);
     check(status, std::string("cannot write keyword ") + name);
   }
-  void key(const char* name, double value, const char* comment = nullptr) {
+  void key(const char* name, double value, const char* comment = nullptr) const {
     int status = 0;
     fits_update_key_dbl(file, name, value, -15, comment, &status);
     check(status, std::string("cannot write keyword ") + name);
   }
-  void keyInt(const char* name, long value, const char* comment = nullptr) {
+  void keyInt(const char* name, long value, const char* comment = nullptr) const {
     int status = 0;
     fits_update_key(file, TLONG, name, &value, comment, &status);
     check(status, std::string("cannot write keyword ") + name);
   }
 
-  void validate() {
+  void validate() const {
     const auto& spws = layout.spectral_windows;
     if (layout.fields.empty())
       throw InputError(path, "UVFITS output needs a field (phase centre)");

@@ -353,12 +353,14 @@ std::shared_ptr<DataTerm> makeChunkChi2Term(imaging::ImagingOperator<double>& op
 }
 
 std::shared_ptr<DataTerm> makeChunkChi2Term(imaging::ImagingOperator<float>& op,
-                                            ChunkSequence& chunks, ChunkChi2Options options) {
+                                            ChunkSequence& chunks,
+                                            const ChunkChi2Options& options) {
   return make(op, chunks, options);
 }
 
 std::shared_ptr<DataTerm> makeChunkChi2Term(imaging::ImagingOperator<double>& op,
-                                            ChunkSequence& chunks, ChunkChi2Options options) {
+                                            ChunkSequence& chunks,
+                                            const ChunkChi2Options& options) {
   return make(op, chunks, options);
 }
 

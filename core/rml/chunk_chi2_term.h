@@ -52,9 +52,9 @@ std::shared_ptr<DataTerm> makeChunkChi2Term(imaging::ImagingOperator<double>& op
                                             std::optional<DataTotals> totals = std::nullopt,
                                             SumOverProcesses sum = nullptr);
 std::shared_ptr<DataTerm> makeChunkChi2Term(imaging::ImagingOperator<float>& op,
-                                            ChunkSequence& chunks, ChunkChi2Options options);
+                                            ChunkSequence& chunks, const ChunkChi2Options& options);
 std::shared_ptr<DataTerm> makeChunkChi2Term(imaging::ImagingOperator<double>& op,
-                                            ChunkSequence& chunks, ChunkChi2Options options);
+                                            ChunkSequence& chunks, const ChunkChi2Options& options);
 
 // Counts the valid samples and sums the weights of every chunk (InputError for a negative weight).
 DataTotals countDataTotals(ChunkSequence& chunks);

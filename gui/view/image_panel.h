@@ -34,6 +34,8 @@ class ImagePanel : public QWidget {
   // The plane shown (0 for a single-plane image) and how many the image has (0: no image).
   int plane() const;
   int planeCount() const;
+  // The image's planes when it has several (empty otherwise), for the 3D tab's cube volume.
+  const ImageCube& cube() const { return cube_; }
   // Chooses the plane to show, now and for later images (clamped to each image's planes). Emits
   // nothing; planeChanged() reports the user's choices in the selector.
   void setPlane(int plane);

@@ -72,7 +72,7 @@ bool VolumeView::softwareGl() const {
          name.contains("software");
 }
 
-void VolumeView::setStack(const IterationStack& stack) {
+void VolumeView::setStack(const IterationStack& stack, const QString& caption) {
   const auto slices = stack.slices();
   if (slices.empty()) {
     clear();
@@ -91,11 +91,13 @@ void VolumeView::setStack(const IterationStack& stack) {
   range_ = finiteRange(input->values.data(), input->values.size());
   dims_ = {input->nx, input->ny, input->nz};
   slices_ = input->nz;
-  label_ = tr("Model: iterations %1 (bottom) to %2 (top), %3 snapshots, each scaled to its own "
-              "peak (asinh)")
-               .arg(slices.front()->iteration)
-               .arg(slices.back()->iteration)
-               .arg(input->nz);
+  label_ = !caption.isEmpty()
+               ? caption
+               : tr("Model: iterations %1 (bottom) to %2 (top), %3 snapshots, each scaled to its "
+                    "own peak (asinh)")
+                     .arg(slices.front()->iteration)
+                     .arg(slices.back()->iteration)
+                     .arg(input->nz);
   std::shared_ptr<const VolumeInput> shared = std::move(input);
   post([w = worker_, shared] { w->setInput(shared); });
   update();

@@ -37,7 +37,8 @@ class VolumeView : public QWidget {
 
   // Copies the stack (at most IterationStack's bounds) and hands it to the render thread. The
   // camera is kept while the stack's image size is unchanged, so the user's rotation survives.
-  void setStack(const IterationStack& stack);
+  // `caption` replaces the iteration caption (a spectral cube's planes are stacked the same way).
+  void setStack(const IterationStack& stack, const QString& caption = {});
   void clear();
 
   int slices() const { return slices_; }

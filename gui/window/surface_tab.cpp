@@ -33,9 +33,11 @@ SurfaceTab::SurfaceTab(ImageTabs* images, QWidget* parent)
       volume_(new VolumeView) {
   mode_choice_->addItem(tr("Surface"), static_cast<int>(Mode::Surface));
   mode_choice_->addItem(tr("Iteration stack (volume)"), static_cast<int>(Mode::IterationStack));
+  mode_choice_->addItem(tr("Spectral cube (volume)"), static_cast<int>(Mode::SpectralCube));
   mode_choice_->setToolTip(
       tr("Surface: one image with height = value. Iteration stack: the model after each "
-         "snapshot, stacked upwards as a volume"));
+         "snapshot, stacked upwards as a volume. Spectral cube: the planes of a cube run's image, "
+         "lowest frequency at the bottom"));
   for (const QString& name : images_->names())
     image_choice_->addItem(images_->title(name), name);
   image_choice_->setCurrentIndex(image_choice_->findData(QStringLiteral("restored")));
@@ -83,10 +85,12 @@ SurfaceTab::SurfaceTab(ImageTabs* images, QWidget* parent)
   refresh_.setInterval(kRefreshMs);
   connect(&refresh_, &QTimer::timeout, this, &SurfaceTab::refreshNow);
   connect(mode_choice_, &QComboBox::currentIndexChanged, this, [this] {
-    const bool volume = mode() == Mode::IterationStack;
-    pages_->setCurrentIndex(volume ? 1 : 0);
-    surface_controls_->setVisible(!volume);
-    stack_info_->setVisible(volume);
+    const Mode m = mode();
+    pages_->setCurrentIndex(m == Mode::Surface ? 0 : 1);
+    surface_controls_->setVisible(m != Mode::IterationStack);
+    height_->setEnabled(m == Mode::Surface);
+    stack_info_->setVisible(m != Mode::Surface);
+    dirty_ = stack_dirty_ = true;  // the volume shows the other stack now
     refreshNow();
   });
   connect(image_choice_, &QComboBox::currentIndexChanged, this, [this] {
@@ -96,7 +100,7 @@ SurfaceTab::SurfaceTab(ImageTabs* images, QWidget* parent)
   connect(height_, &QSlider::valueChanged, this,
           [this](int percent) { view_->setHeightScale(percent / 100.0); });
   connect(reset, &QPushButton::clicked, this, [this] {
-    if (mode() == Mode::IterationStack) {
+    if (mode() != Mode::Surface) {
       volume_->resetCamera();
       volume_->requestRender();
     } else {
@@ -171,6 +175,11 @@ void SurfaceTab::refreshNow() {
     volume_->setStack(stack_);
     return;
   }
+  if (mode() == Mode::SpectralCube) {
+    if (dirty_)
+      showCube();
+    return;
+  }
   if (!dirty_)
     return;
   dirty_ = false;
@@ -187,6 +196,33 @@ void SurfaceTab::refreshNow() {
   view_->setImage(image, view->renderer().picture());
 }
 
+void SurfaceTab::showCube() {
+  dirty_ = false;
+  ImagePanel* panel = images_->panel(currentName());
+  const ImageCube empty;
+  const ImageCube& cube = panel ? panel->cube() : empty;
+  cube_stack_ = IterationStack();  // at most its slice bound, spread evenly over the planes
+  if (cube.empty() || cube.planes < 2 || !cube.pixels) {
+    stack_info_->setText(tr("not a cube: choose Spectral mode \"Cube\" and run"));
+    volume_->clear();
+    return;
+  }
+  const std::size_t n = static_cast<std::size_t>(cube.nx) * static_cast<std::size_t>(cube.ny);
+  for (int k = 0; k < cube.planes; ++k) {
+    const auto first = cube.pixels->begin() + static_cast<std::ptrdiff_t>(n * std::size_t(k));
+    cube_stack_.add(k, cube.nx, cube.ny,
+                    std::vector<float>(first, first + static_cast<std::ptrdiff_t>(n)));
+  }
+  const auto ghz = [&](int k) { return QString::number(cube.frequencyOf(k) / 1e9, 'f', 3); };
+  stack_info_->setText(tr("%1 planes, %2 KiB").arg(cube.planes).arg(cube_stack_.bytes() / 1024));
+  volume_->setStack(cube_stack_, tr("%1: planes 1 (bottom, %2 GHz) to %3 (top, %4 GHz), each "
+                                    "scaled to its own peak (asinh)")
+                                     .arg(images_->title(currentName()))
+                                     .arg(ghz(0))
+                                     .arg(cube.planes)
+                                     .arg(ghz(cube.planes - 1)));
+}
+
 void SurfaceTab::showEvent(QShowEvent* event) {
   QWidget::showEvent(event);
   if (dirty_ || stack_dirty_)
@@ -195,7 +231,7 @@ void SurfaceTab::showEvent(QShowEvent* event) {
 
 void SurfaceTab::markDirty() {
   dirty_ = true;
-  if (mode() == Mode::Surface)
+  if (mode() != Mode::IterationStack)
     scheduleRefresh();
 }
 

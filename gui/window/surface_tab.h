@@ -32,13 +32,15 @@ class SurfaceTab : public QWidget {
 
  public:
   static constexpr int kRefreshMs = 250;
-  enum class Mode { Surface, IterationStack };
+  enum class Mode { Surface, IterationStack, SpectralCube };
 
   explicit SurfaceTab(ImageTabs* images, QWidget* parent = nullptr);
 
   SurfaceView* view() const { return view_; }
   VolumeView* volumeView() const { return volume_; }
   const IterationStack& stack() const { return stack_; }
+  // The planes of the chosen image's spectral cube as the volume shows them (SpectralCube mode).
+  const IterationStack& cubeStack() const { return cube_stack_; }
   Mode mode() const;
   void setMode(Mode mode);
   // Name of the image shown ("dirty", "psf", "model", "residual", "restored").
@@ -59,6 +61,8 @@ class SurfaceTab : public QWidget {
 
  private:
   void markDirty();
+  // Stacks the planes of the chosen image's cube into the volume (SpectralCube mode).
+  void showCube();
   void markStackDirty();
   void scheduleRefresh();
 
@@ -72,6 +76,7 @@ class SurfaceTab : public QWidget {
   SurfaceView* view_;
   VolumeView* volume_;
   IterationStack stack_;
+  IterationStack cube_stack_;
   QTimer refresh_;
   bool dirty_ = true;
   bool stack_dirty_ = true;

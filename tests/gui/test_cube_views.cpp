@@ -24,9 +24,11 @@
 #include "gui/view/image_panel.h"
 #include "gui/view/image_view.h"
 #include "gui/view/plane_selector.h"
+#include "gui/view/volume_view.h"
 #include "gui/window/image_tabs.h"
 #include "gui/window/main_window.h"
 #include "gui/window/project_actions.h"
+#include "gui/window/surface_tab.h"
 #include "gui/window/window_screenshot.h"
 #include "tests/gui/gui_test_support.h"
 
@@ -338,6 +340,34 @@ class TestCubeViews : public QObject {
       QString error;
       QVERIFY2(apertura::gui::saveWindowScreenshot(*w, shot, &error), qPrintable(error));
     }
+
+    // The 3D tab stacks the restored cube's planes as a volume, the lowest frequency at the bottom.
+    apertura::gui::SurfaceTab* surface = w->surfaceTab();
+    w->centralTabs()->setCurrentWidget(surface);
+    surface->setCurrentName("restored");
+    surface->setMode(apertura::gui::SurfaceTab::Mode::SpectralCube);
+    surface->refreshNow();
+    const apertura::gui::IterationStack& planes = surface->cubeStack();
+    QCOMPARE(planes.sliceCount(), 4);
+    QCOMPARE(surface->volumeView()->slices(), 4);
+    QVERIFY2(surface->volumeView()->caption().contains("planes 1 (bottom, 224."),
+             qPrintable(surface->volumeView()->caption()));
+    // The top slice is plane 4 block-averaged: the same total flux.
+    double top_sum = 0.0, plane_sum = 0.0;
+    for (float v : planes.slices().back()->pixels)
+      top_sum += v;
+    for (float v : restored->view()->image()->pixels)  // the view shows plane 4
+      plane_sum += v;
+    const double f2 = double(planes.factor()) * planes.factor();
+    QVERIFY2(std::fabs(top_sum * f2 - plane_sum) <= 1e-4 * std::fabs(plane_sum) + 1e-6,
+             qPrintable(QString("%1 vs %2").arg(top_sum * f2).arg(plane_sum)));
+    const QImage volume_frame = surface->volumeView()->grabRendered();
+    if (!volume_frame.isNull() && !artifact("test-cube-volume.png").isEmpty())
+      w->grab().save(artifact("test-cube-volume.png"));
+    // Back to the iteration stack: the volume shows the run's model snapshots again.
+    surface->setMode(apertura::gui::SurfaceTab::Mode::IterationStack);
+    surface->refreshNow();
+    QCOMPARE(surface->volumeView()->slices(), surface->stack().sliceCount());
 
     // The outputs are cubes.
     const QString restored_file = dir.path() + "/cube-restored.fits";

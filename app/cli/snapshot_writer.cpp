@@ -7,6 +7,7 @@
 
 #include "core/io/fits_cube_io.h"
 #include "core/io/fits_image_io.h"
+#include "core/pipeline/image_header.h"
 #include "core/util/input_error.h"
 
 namespace apertura::cli {
@@ -14,14 +15,6 @@ namespace apertura::cli {
 namespace fs = std::filesystem;
 
 namespace {
-
-// The engine spells units "Jy/beam" / "Jy/pixel"; FITS readers expect the upper-case BUNIT.
-std::string fitsUnit(const std::string& unit) {
-  std::string out = unit;
-  for (char& c : out)
-    c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return out;  // empty for the PSF, as in the run's own -psf.fits
-}
 
 // Image names come from the engine, but a file name must never escape the folder.
 std::string safeName(const std::string& name) {
@@ -39,18 +32,7 @@ void writeCubeSnapshot(const std::string& path, const engine::ImageSnapshot& ima
       image.plane_frequencies_hz.size() != static_cast<std::size_t>(image.planes))
     throw InputError(path, "cube snapshot '" + image.name + "' has no consistent planes");
   FitsCube c;
-  FitsImage& f = c.header;
-  f.nx = image.nx;
-  f.ny = image.ny;
-  f.cell_x_rad = image.cell_x_rad;
-  f.cell_y_rad = image.cell_y_rad;
-  f.ref_pixel_x = image.nx / 2;
-  f.ref_pixel_y = image.ny / 2;
-  f.ref_ra_rad = image.ref_ra_rad;
-  f.ref_dec_rad = image.ref_dec_rad;
-  f.bunit = fitsUnit(image.unit);
-  f.history.push_back("Apertura snapshot: " + image.name + " at iteration " +
-                      std::to_string(image.iteration));
+  c.header = pipeline::snapshotHeader(image);
   c.planes = image.planes;
   c.pixels.assign(image.pixels.begin(), image.pixels.end());
   c.frequencies_hz = image.plane_frequencies_hz;
@@ -92,22 +74,11 @@ std::string SnapshotWriter::write(const engine::ImageSnapshot& image) const {
   if (image.nx <= 0 || image.ny <= 0 ||
       image.pixels.size() != static_cast<std::size_t>(image.nx) * image.ny)
     throw InputError(path, "snapshot '" + image.name + "' has no consistent pixels");
-  FitsImage f;
-  f.nx = image.nx;
-  f.ny = image.ny;
+  // The same header as the run's outputs (phase centre at pixel (nx/2, ny/2)).
+  FitsImage f = pipeline::snapshotHeader(image);
   f.pixels.assign(image.pixels.begin(), image.pixels.end());
-  // The engine's convention: the phase centre at pixel (nx/2, ny/2), as in the run's outputs.
-  f.cell_x_rad = image.cell_x_rad;
-  f.cell_y_rad = image.cell_y_rad;
-  f.ref_pixel_x = image.nx / 2;
-  f.ref_pixel_y = image.ny / 2;
-  f.ref_ra_rad = image.ref_ra_rad;
-  f.ref_dec_rad = image.ref_dec_rad;
-  f.bunit = fitsUnit(image.unit);
   if (image.beam_major_rad > 0.0)
     f.beam = ImageBeam{image.beam_major_rad, image.beam_minor_rad, image.beam_pa_rad};
-  f.history.push_back("Apertura snapshot: " + image.name + " at iteration " +
-                      std::to_string(image.iteration));
   writeFitsImage(path, f);  // atomic: temporary sibling, then rename
   return path;
 }

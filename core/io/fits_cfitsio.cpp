@@ -21,7 +21,9 @@ std::string errorText(int status) {
 }
 
 void KeyWriter::key(const char* name, double value, const char* comment) {
-  fits_update_key(f_, TDOUBLE, name, &value, comment, &status_);
+  // Negative decimals: that many significant digits; 15 is what a double holds reliably.
+  constexpr int kSignificantDigits = -15;
+  fits_update_key_dbl(f_, name, value, kSignificantDigits, comment, &status_);
   check(name);
 }
 

@@ -22,15 +22,17 @@ struct Closer {
 };
 using FilePtr = std::unique_ptr<fitsfile, Closer>;
 
-// Writes keywords and HISTORY cards; any cfitsio error becomes an InputError naming the user's
-// file (not the temporary one) and what was being written.
+// Writes keywords and HISTORY cards into the current HDU; any cfitsio error becomes an
+// InputError naming the user's file (not the temporary one) and what was being written. A null
+// comment writes none (and keeps the comment of a keyword that is already there).
 class KeyWriter {
  public:
   KeyWriter(fitsfile* f, std::string path) : f_(f), path_(std::move(path)) {}
-  void key(const char* name, double value, const char* comment);
-  void key(const char* name, int value, const char* comment);
-  void key(const char* name, const std::string& value, const char* comment);
-  void flag(const char* name, bool value, const char* comment);
+  // Doubles keep 15 significant digits ("G" format: Julian dates, ITRF metres, frequencies).
+  void key(const char* name, double value, const char* comment = nullptr);
+  void key(const char* name, int value, const char* comment = nullptr);
+  void key(const char* name, const std::string& value, const char* comment = nullptr);
+  void flag(const char* name, bool value, const char* comment = nullptr);
   void history(const std::string& line);
   void check(const std::string& what);
   int& status() { return status_; }

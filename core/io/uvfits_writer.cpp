@@ -5,13 +5,14 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <cstdio>
 #include <filesystem>
 #include <stdexcept>
 #include <vector>
 
+#include "core/io/fits_cfitsio.h"
 #include "core/util/atomic_file.h"
 #include "core/util/input_error.h"
+#include "core/util/sky_format.h"
 
 namespace apertura {
 namespace {
@@ -22,22 +23,6 @@ constexpr double kSpeedOfLight = 299792458.0;
 constexpr double kRadToDeg = 180.0 / M_PI;
 constexpr int kCorrelations = 2;  // XX YY or RR LL, as the MeasurementSetWriter writes them
 constexpr int kParams = 7;        // UU VV WW BASELINE DATE DATE INTTIM
-
-// "YYYY-MM-DD" of an MJD day (proleptic Gregorian; days-from-civil inverse, H. Hinnant).
-std::string isoDate(double mjd_days) {
-  long long z = static_cast<long long>(std::floor(mjd_days)) - 40587 + 719468;
-  const long long era = (z >= 0 ? z : z - 146096) / 146097;
-  const long long doe = z - era * 146097;
-  const long long yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  const long long doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  const long long mp = (5 * doy + 2) / 153;
-  const long long d = doy - (153 * mp + 2) / 5 + 1;
-  const long long m = mp < 10 ? mp + 3 : mp - 9;
-  const long long y = yoe + era * 400 + (m <= 2 ? 1 : 0);
-  char text[64];
-  std::snprintf(text, sizeof text, "%04lld-%02lld-%02lld", y, m, d);
-  return text;
-}
 
 // IAU 1982 GMST (degrees) at 0h UT1 of an MJD day: the AN table's GSTIA0.
 double gmstAtMidnightDeg(double mjd_day) {
@@ -87,26 +72,9 @@ struct UvfitsWriter::Impl {
   void check(int status, const std::string& what) const {
     if (status == 0)
       return;
-    char text[FLEN_STATUS] = {0};
-    fits_get_errstatus(status, text);
+    const std::string text = fits::errorText(status);
     fits_clear_errmsg();
     throw InputError(path, what + " (cfitsio: " + text + ")");
-  }
-
-  void key(const char* name, const std::string& value, const char* comment = nullptr) const {
-    int status = 0;
-    fits_update_key(file, TSTRING, name, const_cast<char*>(value.c_str()), comment, &status);
-    check(status, std::string("cannot write keyword ") + name);
-  }
-  void key(const char* name, double value, const char* comment = nullptr) const {
-    int status = 0;
-    fits_update_key_dbl(file, name, value, -15, comment, &status);
-    check(status, std::string("cannot write keyword ") + name);
-  }
-  void keyInt(const char* name, long value, const char* comment = nullptr) const {
-    int status = 0;
-    fits_update_key(file, TLONG, name, &value, comment, &status);
-    check(status, std::string("cannot write keyword ") + name);
   }
 
   void validate() const {
@@ -146,19 +114,20 @@ struct UvfitsWriter::Impl {
     fits_write_grphdr(file, 1, DOUBLE_IMG, 7, naxes, kParams, static_cast<long>(options.groups), 1,
                       &status);
     check(status, "cannot write the random-groups header");
-    key("OBJECT", field.name.empty() ? std::string("UNKNOWN") : field.name, "Source name");
-    key("TELESCOP", layout.telescope_name);
-    key("INSTRUME", layout.telescope_name);
-    key("OBSERVER", layout.observer);
-    key("DATE-OBS", isoDate(layout.start_time_mjd_s / 86400.0), "Obs start date YYYY-MM-DD");
-    key("BSCALE", 1.0);
-    key("BZERO", 0.0);
-    key("BUNIT", std::string("JY"), "Units of flux");
-    key("EPOCH", 2000.0, "Epoch of RA DEC");
-    key("EQUINOX", 2000.0, "Epoch of RA DEC");
-    key("RADESYS", std::string("FK5"));
-    key("OBSRA", field.ra_rad * kRadToDeg, "Antenna pointing RA");
-    key("OBSDEC", field.dec_rad * kRadToDeg, "Antenna pointing DEC");
+    fits::KeyWriter w(file, path);
+    w.key("OBJECT", field.name.empty() ? std::string("UNKNOWN") : field.name, "Source name");
+    w.key("TELESCOP", layout.telescope_name);
+    w.key("INSTRUME", layout.telescope_name);
+    w.key("OBSERVER", layout.observer);
+    w.key("DATE-OBS", formatMjdDate(layout.start_time_mjd_s), "Obs start date YYYY-MM-DD");
+    w.key("BSCALE", 1.0);
+    w.key("BZERO", 0.0);
+    w.key("BUNIT", std::string("JY"), "Units of flux");
+    w.key("EPOCH", 2000.0, "Epoch of RA DEC");
+    w.key("EQUINOX", 2000.0, "Epoch of RA DEC");
+    w.key("RADESYS", std::string("FK5"));
+    w.key("OBSRA", field.ra_rad * kRadToDeg, "Antenna pointing RA");
+    w.key("OBSDEC", field.dec_rad * kRadToDeg, "Antenna pointing DEC");
     const bool linear = layout.basis == CorrelationBasis::Linear;
     struct Axis {
       const char* type;
@@ -176,11 +145,11 @@ struct UvfitsWriter::Impl {
     };
     for (int a = 0; a < 6; ++a) {
       const std::string n = std::to_string(a + 2);
-      key(("CTYPE" + n).c_str(), std::string(axes[a].type), axes[a].comment);
-      key(("CRVAL" + n).c_str(), axes[a].crval);
-      key(("CDELT" + n).c_str(), axes[a].cdelt);
-      key(("CRPIX" + n).c_str(), axes[a].crpix);
-      key(("CROTA" + n).c_str(), 0.0);
+      w.key(("CTYPE" + n).c_str(), std::string(axes[a].type), axes[a].comment);
+      w.key(("CRVAL" + n).c_str(), axes[a].crval);
+      w.key(("CDELT" + n).c_str(), axes[a].cdelt);
+      w.key(("CRPIX" + n).c_str(), axes[a].crpix);
+      w.key(("CROTA" + n).c_str(), 0.0);
     }
     const char* types[kParams] = {"UU---SIN", "VV---SIN", "WW---SIN", "BASELINE",
                                   "DATE",     "DATE",     "INTTIM"};
@@ -193,15 +162,13 @@ struct UvfitsWriter::Impl {
                                      "Integration time (s)"};
     for (int p = 0; p < kParams; ++p) {
       const std::string n = std::to_string(p + 1);
-      key(("PTYPE" + n).c_str(), std::string(types[p]), comments[p]);
-      key(("PSCAL" + n).c_str(), 1.0);
-      key(("PZERO" + n).c_str(), p == 4 ? jd0 : 0.0);
+      w.key(("PTYPE" + n).c_str(), std::string(types[p]), comments[p]);
+      w.key(("PSCAL" + n).c_str(), 1.0);
+      w.key(("PZERO" + n).c_str(), p == 4 ? jd0 : 0.0);
     }
-    key("ORIGIN", std::string("Apertura"));
-    for (const auto& line : layout.history) {
-      fits_write_history(file, line.c_str(), &status);
-      check(status, "cannot write HISTORY");
-    }
+    w.key("ORIGIN", std::string("Apertura"));
+    for (const auto& line : layout.history)
+      w.history(line);
   }
 
   void startRows(const MsRowBlock& b) {
@@ -286,28 +253,29 @@ struct UvfitsWriter::Impl {
       for (int i = 0; i < 3; ++i)
         centre[i] += a.position_itrf_m[i] / static_cast<double>(n);
     }
-    keyInt("EXTVER", 1);
-    key("ARRAYX", centre[0]);
-    key("ARRAYY", centre[1]);
-    key("ARRAYZ", centre[2]);
+    fits::KeyWriter w(file, path);
+    w.key("EXTVER", 1);
+    w.key("ARRAYX", centre[0]);
+    w.key("ARRAYY", centre[1]);
+    w.key("ARRAYZ", centre[2]);
     const double day = std::floor(layout.start_time_mjd_s / 86400.0);
-    key("GSTIA0", gmstAtMidnightDeg(day + options.ut1_minus_utc_s / 86400.0));
-    key("DEGPDY", 360.9856449733);
-    key("FREQ", layout.spectral_windows.front().channel_frequencies_hz.front());
-    key("RDATE", isoDate(day));
-    key("POLARX", 0.0);
-    key("POLARY", 0.0);
-    key("UT1UTC", options.ut1_minus_utc_s);
-    key("DATUTC", 0.0);
-    key("TIMSYS", std::string("UTC"));
-    key("ARRNAM", layout.telescope_name);
-    key("XYZHAND", std::string("RIGHT"));
-    key("FRAME", std::string("ITRF"));
-    keyInt("NUMORB", 0);
-    keyInt("NOPCAL", 0);
-    keyInt("NO_IF", static_cast<long>(nif));
-    keyInt("FREQID", -1);
-    key("IATUTC", options.tai_minus_utc_s);
+    w.key("GSTIA0", gmstAtMidnightDeg(day + options.ut1_minus_utc_s / 86400.0));
+    w.key("DEGPDY", 360.9856449733);
+    w.key("FREQ", layout.spectral_windows.front().channel_frequencies_hz.front());
+    w.key("RDATE", formatMjdDate(day * 86400.0));
+    w.key("POLARX", 0.0);
+    w.key("POLARY", 0.0);
+    w.key("UT1UTC", options.ut1_minus_utc_s);
+    w.key("DATUTC", 0.0);
+    w.key("TIMSYS", std::string("UTC"));
+    w.key("ARRNAM", layout.telescope_name);
+    w.key("XYZHAND", std::string("RIGHT"));
+    w.key("FRAME", std::string("ITRF"));
+    w.key("NUMORB", 0);
+    w.key("NOPCAL", 0);
+    w.key("NO_IF", static_cast<int>(nif));
+    w.key("FREQID", -1);
+    w.key("IATUTC", options.tai_minus_utc_s);
     const bool linear = layout.basis == CorrelationBasis::Linear;
     for (long row = 1; row <= n; ++row) {
       const MsAntennaInfo& a = ants[static_cast<std::size_t>(row - 1)];
@@ -346,8 +314,9 @@ struct UvfitsWriter::Impl {
     fits_create_tbl(file, BINARY_TBL, 1, 5, const_cast<char**>(ttype), const_cast<char**>(tform),
                     const_cast<char**>(tunit), "AIPS FQ", &status);
     check(status, "cannot create the AIPS FQ table");
-    keyInt("EXTVER", 1);
-    keyInt("NO_IF", static_cast<long>(nif));
+    fits::KeyWriter w(file, path);
+    w.key("EXTVER", 1);
+    w.key("NO_IF", static_cast<int>(nif));
     const auto& spws = layout.spectral_windows;
     const double f0 = spws.front().channel_frequencies_hz.front();
     std::vector<double> offset(nif);
@@ -393,8 +362,7 @@ UvfitsWriter::UvfitsWriter(const std::string& path, const MsLayout& layout,
   // The disk-file variant takes the name literally (no "!", "[ext]" or filter syntax).
   if (fits_create_diskfile(&m.file, m.temp.c_str(), &status)) {
     m.file = nullptr;
-    char text[FLEN_STATUS] = {0};
-    fits_get_errstatus(status, text);
+    const std::string text = fits::errorText(status);
     fits_clear_errmsg();
     const std::string dir = fs::path(path).parent_path().string();
     throw InputError(path, "cannot create the file (does the directory " +

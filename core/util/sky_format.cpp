@@ -21,6 +21,30 @@ void splitSexagesimal(double value, int decimals, long& units, int& minutes, dou
     seconds = 0.0;
 }
 
+struct CivilDate {
+  long long year = 0;
+  long long month = 0;
+  long long day = 0;
+};
+
+// MJD 40587 is 1970-01-01, day 0 of civilFromDays().
+constexpr double kUnixEpochMjd = 40587.0;
+
+// The proleptic Gregorian date of a day counted from 1970-01-01, after Howard Hinnant's
+// public-domain civil-from-days algorithm.
+CivilDate civilFromDays(long long days) {
+  days += 719468;
+  const long long era = (days >= 0 ? days : days - 146096) / 146097;
+  const long long doe = days - era * 146097;
+  const long long yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  const long long doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  const long long mp = (5 * doy + 2) / 153;
+  const long long day = doy - (153 * mp + 2) / 5 + 1;
+  const long long month = mp < 10 ? mp + 3 : mp - 9;
+  const long long year = yoe + era * 400 + (month <= 2 ? 1 : 0);
+  return {year, month, day};
+}
+
 }  // namespace
 
 std::string formatRightAscension(double ra_rad) {
@@ -50,8 +74,7 @@ std::string formatDeclination(double dec_rad) {
 }
 
 std::string formatMjdSeconds(double mjd_s) {
-  // MJD 40587 is 1970-01-01; civil-from-days after Howard Hinnant's public-domain algorithm.
-  const double unix_s = mjd_s - 40587.0 * 86400.0;
+  const double unix_s = mjd_s - kUnixEpochMjd * 86400.0;
   const double day_floor = std::floor(unix_s / 86400.0);
   long long days = static_cast<long long>(day_floor);
   double sec_of_day = unix_s - day_floor * 86400.0;
@@ -60,18 +83,18 @@ std::string formatMjdSeconds(double mjd_s) {
     ms -= 86400000LL;
     ++days;
   }
-  days += 719468;
-  const long long era = (days >= 0 ? days : days - 146096) / 146097;
-  const long long doe = days - era * 146097;
-  const long long yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  const long long doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  const long long mp = (5 * doy + 2) / 153;
-  const long long day = doy - (153 * mp + 2) / 5 + 1;
-  const long long month = mp < 10 ? mp + 3 : mp - 9;
-  const long long year = yoe + era * 400 + (month <= 2 ? 1 : 0);
+  const CivilDate date = civilFromDays(days);
   char buf[160];
-  std::snprintf(buf, sizeof buf, "%04lld-%02lld-%02lldT%02lld:%02lld:%02lld.%03lld", year, month,
-                day, ms / 3600000, (ms / 60000) % 60, (ms / 1000) % 60, ms % 1000);
+  std::snprintf(buf, sizeof buf, "%04lld-%02lld-%02lldT%02lld:%02lld:%02lld.%03lld", date.year,
+                date.month, date.day, ms / 3600000, (ms / 60000) % 60, (ms / 1000) % 60, ms % 1000);
+  return buf;
+}
+
+std::string formatMjdDate(double mjd_s) {
+  const auto mjd_day = static_cast<long long>(std::floor(mjd_s / 86400.0));
+  const CivilDate date = civilFromDays(mjd_day - static_cast<long long>(kUnixEpochMjd));
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%04lld-%02lld-%02lld", date.year, date.month, date.day);
   return buf;
 }
 

@@ -11,6 +11,9 @@ std::string formatDeclination(double dec_rad);
 
 // MJD seconds (the MS TIME convention) as an ISO-8601 UTC string with milliseconds.
 std::string formatMjdSeconds(double mjd_s);
+// The UTC day that contains `mjd_s` (MJD seconds), "YYYY-MM-DD", as FITS DATE-OBS and the AIPS
+// RDATE want it; unlike formatMjdSeconds() it never rounds into the next day.
+std::string formatMjdDate(double mjd_s);
 
 // A frequency with a unit that keeps 4-7 significant digits readable ("344.8178 GHz").
 std::string formatFrequency(double hz);

@@ -23,39 +23,20 @@ std::string displayUnit(const std::string& bunit) {
   return bunit;
 }
 
-ImageData toImageData(const FitsImage& f) {
-  ImageData d;
-  d.nx = f.nx;
-  d.ny = f.ny;
-  d.pixels.assign(f.pixels.begin(), f.pixels.end());
-  d.unit = displayUnit(f.bunit);
-  d.wcs.ref_ra_rad = f.ref_ra_rad;
-  d.wcs.ref_dec_rad = f.ref_dec_rad;
-  d.wcs.ref_pixel_x = f.ref_pixel_x;
-  d.wcs.ref_pixel_y = f.ref_pixel_y;
-  d.wcs.cell_x_rad = f.cell_x_rad;
-  d.wcs.cell_y_rad = f.cell_y_rad;
-  d.wcs.projection = f.projection;
-  if (f.beam && f.beam->major_fwhm_rad > 0.0) {
-    d.beam = BeamShape{f.beam->major_fwhm_rad, f.beam->minor_fwhm_rad,
-                       f.beam->position_angle_rad * 180.0 / M_PI};
-  }
-  return d;
-}
-
 std::optional<BeamShape> beamShape(const ImageBeam& b) {
   if (!(b.major_fwhm_rad > 0.0))
     return std::nullopt;
   return BeamShape{b.major_fwhm_rad, b.minor_fwhm_rad, b.position_angle_rad * 180.0 / M_PI};
 }
 
-ImageCube toImageCube(const FitsCube& c) {
-  const FitsImage& h = c.header;
+// What a 2-D image and a cube share: the grid, the pixels (`planes` planes), the unit and the sky
+// coordinates of header `h`.
+ImageCube toImageCube(const FitsImage& h, const std::vector<double>& pixels, int planes) {
   ImageCube out;
   out.nx = h.nx;
   out.ny = h.ny;
-  out.planes = c.planes;
-  out.pixels = std::make_shared<const std::vector<float>>(c.pixels.begin(), c.pixels.end());
+  out.planes = planes;
+  out.pixels = std::make_shared<const std::vector<float>>(pixels.begin(), pixels.end());
   out.unit = displayUnit(h.bunit);
   out.wcs.ref_ra_rad = h.ref_ra_rad;
   out.wcs.ref_dec_rad = h.ref_dec_rad;
@@ -64,6 +45,24 @@ ImageCube toImageCube(const FitsCube& c) {
   out.wcs.cell_x_rad = h.cell_x_rad;
   out.wcs.cell_y_rad = h.cell_y_rad;
   out.wcs.projection = h.projection;
+  return out;
+}
+
+// One plane with one beam (or none); no frequency, as the views show a 2-D image. An empty cube
+// when the pixels do not fill the grid.
+ImageCube toImageCube(const FitsImage& f) {
+  if (f.nx <= 0 || f.ny <= 0 ||
+      f.pixels.size() != static_cast<std::size_t>(f.nx) * static_cast<std::size_t>(f.ny))
+    return {};
+  ImageCube out = toImageCube(f, f.pixels, 1);
+  if (f.beam)
+    out.beam = beamShape(*f.beam);
+  return out;
+}
+
+// Every plane with its frequency and beam.
+ImageCube toImageCube(const FitsCube& c) {
+  ImageCube out = toImageCube(c.header, c.pixels, c.planes);
   out.frequencies_hz = c.frequencies_hz;
   for (const ImageBeam& b : c.beams)
     out.beams.push_back(beamShape(b));
@@ -79,7 +78,7 @@ ImageCube readImageOrCube(const std::string& path) {
       cube.frequencies_hz = std::move(listed);
     return cube;
   }
-  return ImageCube::fromImage(toImageData(readFitsImage(path)));
+  return toImageCube(readFitsImage(path));
 }
 
 }  // namespace

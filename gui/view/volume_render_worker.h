@@ -7,18 +7,10 @@
 
 #include <memory>
 
-#include <vtkNew.h>
-
+#include "gui/view/offscreen_vtk_window.h"
 #include "gui/view/volume_scene.h"
 
 class QOffscreenSurface;
-class QOpenGLContext;
-class QOpenGLFramebufferObject;
-class vtkGenericOpenGLRenderWindow;
-class vtkGenericRenderWindowInteractor;
-class vtkInteractorStyleTrackballCamera;
-class vtkObject;
-class vtkRenderer;
 
 namespace apertura::gui {
 
@@ -69,28 +61,22 @@ class VolumeRenderWorker : public QObject {
   void scheduleRender();
   void renderIfDirty();
   void renderFrame(quint64 serial);
-  void readBack();
   void emitFrame(double ms, quint64 serial);
-  void onRenderWindowEvent(vtkObject* caller, unsigned long event_id, void* call_data);
   QSize renderSize() const;
 
   QOffscreenSurface* surface_;
-  std::unique_ptr<QOpenGLContext> context_;
-  std::unique_ptr<QOpenGLFramebufferObject> target_;
-  vtkNew<vtkGenericOpenGLRenderWindow> render_window_;
-  vtkNew<vtkRenderer> renderer_;
-  vtkNew<vtkGenericRenderWindowInteractor> interactor_;
-  vtkNew<vtkInteractorStyleTrackballCamera> style_;
+  // A frame the interactor rendered (a drag or a wheel step) is sent as it is.
+  OffscreenVtkWindow window_{[this] {
+    dirty_ = false;
+    emitFrame(0.0, 0);
+  }};
   VolumeScene scene_;
-  QImage frame_;
   QString error_;
-  QString gl_renderer_;
   QSize device_size_{320, 240};
   double scale_ = 1.0;
   bool active_ = false;
   bool dirty_ = true;
   bool render_posted_ = false;
-  bool in_render_ = false;
   bool shut_down_ = false;
 };
 

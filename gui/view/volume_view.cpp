@@ -16,6 +16,7 @@
 
 #include "gui/controller/background_priority.h"
 #include "gui/view/iteration_stack.h"
+#include "gui/view/offscreen_vtk_window.h"
 #include "gui/view/volume_render_worker.h"
 #include "gui/view/vtk_host_widget.h"
 
@@ -67,9 +68,7 @@ QColor VolumeView::backgroundColor() {
 }
 
 bool VolumeView::softwareGl() const {
-  const QString name = gl_renderer_.toLower();
-  return name.contains("llvmpipe") || name.contains("softpipe") || name.contains("swrast") ||
-         name.contains("software");
+  return OffscreenVtkWindow::isSoftwareRenderer(gl_renderer_);
 }
 
 void VolumeView::setStack(const IterationStack& stack, const QString& caption) {
@@ -226,23 +225,8 @@ void VolumeView::onMouseHandled() {
   }
 }
 
-namespace {
-unsigned long vtkButtonEvent(Qt::MouseButton button, bool press) {
-  switch (button) {
-    case Qt::LeftButton:
-      return press ? vtkCommand::LeftButtonPressEvent : vtkCommand::LeftButtonReleaseEvent;
-    case Qt::MiddleButton:
-      return press ? vtkCommand::MiddleButtonPressEvent : vtkCommand::MiddleButtonReleaseEvent;
-    case Qt::RightButton:
-      return press ? vtkCommand::RightButtonPressEvent : vtkCommand::RightButtonReleaseEvent;
-    default:
-      return 0;
-  }
-}
-}  // namespace
-
 void VolumeView::mousePressEvent(QMouseEvent* event) {
-  const unsigned long id = vtkButtonEvent(event->button(), true);
+  const unsigned long id = OffscreenVtkWindow::buttonEvent(event->button(), true);
   if (id == 0) {
     QWidget::mousePressEvent(event);
     return;
@@ -253,7 +237,7 @@ void VolumeView::mousePressEvent(QMouseEvent* event) {
 }
 
 void VolumeView::mouseReleaseEvent(QMouseEvent* event) {
-  const unsigned long id = vtkButtonEvent(event->button(), false);
+  const unsigned long id = OffscreenVtkWindow::buttonEvent(event->button(), false);
   if (id == 0) {
     QWidget::mouseReleaseEvent(event);
     return;

@@ -7,18 +7,13 @@
 
 #include <memory>
 
-#include <vtkNew.h>
+#include "gui/view/offscreen_vtk_window.h"
 
 class QMouseEvent;
 class QOffscreenSurface;
-class QOpenGLContext;
-class QOpenGLFramebufferObject;
 class QPainter;
 class QWheelEvent;
 class vtkGenericOpenGLRenderWindow;
-class vtkGenericRenderWindowInteractor;
-class vtkInteractorStyleTrackballCamera;
-class vtkObject;
 class vtkRenderer;
 
 namespace apertura::gui {
@@ -73,8 +68,8 @@ class VtkHostWidget : public QWidget {
   QString errorText() const { return error_; }
   // GL_RENDERER of the context once it exists (after the first frame), e.g. "llvmpipe (...)";
   // software renderers make heavy scenes (volumes) pick CPU algorithms.
-  QString glRenderer() const { return gl_renderer_; }
-  bool softwareGl() const;
+  QString glRenderer() const { return window_.glRenderer(); }
+  bool softwareGl() const { return window_.softwareGl(); }
 
  protected:
   // Called once the context exists and is current, before the first frame.
@@ -93,23 +88,15 @@ class VtkHostWidget : public QWidget {
   bool ensureContext();
 
   void renderFrame();
-  void readBack();
-  void onRenderWindowEvent(vtkObject* caller, unsigned long event_id, void* call_data);
+  void onInteractorFrame();
   void forwardMouse(QMouseEvent* event, unsigned long vtk_event);
   QSize deviceSize() const;  // of the rendered frame: widget size x device pixel ratio x scale
 
+  // Declared before the window: its OpenGL resources are released while the surface exists.
   std::unique_ptr<QOffscreenSurface> surface_;
-  std::unique_ptr<QOpenGLContext> context_;
-  std::unique_ptr<QOpenGLFramebufferObject> target_;  // what the frame is read back from
-  vtkNew<vtkGenericOpenGLRenderWindow> render_window_;
-  vtkNew<vtkRenderer> renderer_;
-  vtkNew<vtkGenericRenderWindowInteractor> interactor_;
-  vtkNew<vtkInteractorStyleTrackballCamera> style_;
-  QImage frame_;
+  OffscreenVtkWindow window_{[this] { onInteractorFrame(); }};
   QString error_;
-  QString gl_renderer_;
   bool dirty_ = true;
-  bool in_render_ = false;
   int frames_ = 0;
   double last_frame_ms_ = 0.0;
   double render_scale_ = 1.0;

@@ -9,6 +9,7 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <memory>
 
 #include "core/engine/run_observer.h"
 #include "gui/controller/app_preferences.h"
@@ -65,11 +66,10 @@ class TestLauncherRun : public QObject {
   }
 
   void disabledWithoutLauncher() {
-    setLauncher(QString());
-    MainWindow w;
-    apertura::testing::openDemoForLbfgsRun(w, kIterations, dir_.path());
-    if (QTest::currentTestFailed())
+    const auto window = demoWindow(QString(), kIterations);
+    if (!window)
       return;
+    MainWindow& w = *window;
     QVERIFY(!w.launcherRunAction()->isEnabled());
     QVERIFY(!w.startLauncherRun());
     QVERIFY(logText(w).contains("no launcher command"));
@@ -84,11 +84,10 @@ class TestLauncherRun : public QObject {
   }
 
   void badLauncherIsReadableError() {
-    setLauncher(QStringLiteral("/nonexistent/launcher"));
-    MainWindow w;
-    apertura::testing::openDemoForLbfgsRun(w, kIterations, dir_.path());
-    if (QTest::currentTestFailed())
+    const auto window = demoWindow(QStringLiteral("/nonexistent/launcher"), kIterations);
+    if (!window)
       return;
+    MainWindow& w = *window;
     QSignalSpy finished(&w, &MainWindow::runFinished);
     QVERIFY(w.startLauncherRun());
     QVERIFY(finished.wait(20000) || finished.count() == 1);
@@ -105,29 +104,23 @@ class TestLauncherRun : public QObject {
   }
 
   void stopCancelsLauncherRun() {
-    setLauncher(QStringLiteral("env"));
-    MainWindow w;
-    apertura::testing::openDemoForLbfgsRun(w, 5000, dir_.path());
-    if (QTest::currentTestFailed())
+    const auto window = demoWindow(QStringLiteral("env"), 5000);
+    if (!window)
       return;
-    QSignalSpy finished(&w, &MainWindow::runFinished);
+    MainWindow& w = *window;
     QSignalSpy iterations(w.runController(), &apertura::gui::RunController::iterations);
     QVERIFY(w.startLauncherRun());
-    QVERIFY(iterations.wait(120000));  // it really runs before Stop
-    w.runController()->cancel();
-    QVERIFY(finished.wait(30000));
-    QCOMPARE(finished.at(0).at(0).toString(), QStringLiteral("cancelled"));
+    stopOnceRunning(w, iterations);  // it really runs before Stop
   }
 
   // apertura-cli --snapshot-dir: the model view and the iteration stack change DURING the run
   // (before "finished"); the run's project file and snapshots live in a temporary folder that is
   // gone afterwards, and nothing is left beside the user's saved project.
   void snapshotsArriveDuringTheRun() {
-    setLauncher(QStringLiteral("env"));
-    MainWindow w;
-    apertura::testing::openDemoForLbfgsRun(w, 12, dir_.path());
-    if (QTest::currentTestFailed())
+    const auto window = demoWindow(QStringLiteral("env"), 12);
+    if (!window)
       return;
+    MainWindow& w = *window;
     auto settings = w.runSettings()->settings(apertura::project::ProjectSettings{});
     QVERIFY(settings);
     settings->optimizer.snapshot_every = 1;
@@ -155,10 +148,8 @@ class TestLauncherRun : public QObject {
               stack_slices_before_finish = w.surfaceTab()->stack().sliceCount();
             });
     QVERIFY(w.startLauncherRun());
-    const QRegularExpression dir_arg("--snapshot-dir (\\S+)");
-    const auto match = dir_arg.match(logText(w));
-    QVERIFY2(match.hasMatch(), qPrintable(logText(w)));
-    const QString snapshot_dir = match.captured(1);
+    const QString snapshot_dir = snapshotDir(w);
+    QVERIFY2(!snapshot_dir.isEmpty(), qPrintable(logText(w)));
     const QString run_dir = QFileInfo(snapshot_dir).absolutePath();
     QVERIFY(!run_dir.startsWith(project_dir.path()));
     QVERIFY(QFileInfo::exists(run_dir + "/launcher.apertura"));
@@ -197,31 +188,53 @@ class TestLauncherRun : public QObject {
 
   // Stop during a run with snapshots: the temporary folder is removed too.
   void stopRemovesSnapshotFolder() {
-    setLauncher(QStringLiteral("env"));
-    MainWindow w;
-    apertura::testing::openDemoForLbfgsRun(w, 5000, dir_.path());
-    if (QTest::currentTestFailed())
+    const auto window = demoWindow(QStringLiteral("env"), 5000);
+    if (!window)
       return;
-    QSignalSpy finished(&w, &MainWindow::runFinished);
+    MainWindow& w = *window;
     QSignalSpy snapshots(w.runController(), &apertura::gui::RunController::snapshot);
     QVERIFY(w.startLauncherRun());
-    const auto match = QRegularExpression("--snapshot-dir (\\S+)").match(logText(w));
-    QVERIFY(match.hasMatch());
-    const QString run_dir = QFileInfo(match.captured(1)).absolutePath();
-    QVERIFY(snapshots.wait(120000));  // the dirty image at least
-    w.runController()->cancel();
-    QVERIFY(finished.wait(30000));
-    QCOMPARE(finished.at(0).at(0).toString(), QStringLiteral("cancelled"));
+    const QString snapshot_dir = snapshotDir(w);
+    QVERIFY2(!snapshot_dir.isEmpty(), qPrintable(logText(w)));
+    const QString run_dir = QFileInfo(snapshot_dir).absolutePath();
+    stopOnceRunning(w, snapshots);  // the dirty image at least
+    if (QTest::currentTestFailed())
+      return;
     QVERIFY2(!QFileInfo::exists(run_dir), qPrintable(run_dir));
   }
 
  private:
-  void runDemo(const QString& launcher) {
+  // The run set-up every test shares: `launcher` in the preferences and a window with the demo
+  // data set open for an L-BFGS run of `iterations`. Null when that failed (the test has failed).
+  std::unique_ptr<MainWindow> demoWindow(const QString& launcher, int iterations) {
     setLauncher(launcher);
-    MainWindow w;
-    apertura::testing::openDemoForLbfgsRun(w, kIterations, dir_.path());
+    auto w = std::make_unique<MainWindow>();
+    apertura::testing::openDemoForLbfgsRun(*w, iterations, dir_.path());
     if (QTest::currentTestFailed())
+      return nullptr;
+    return w;
+  }
+
+  // Stops the running launcher run once `progress` has fired and checks that it ends cancelled.
+  void stopOnceRunning(MainWindow& w, QSignalSpy& progress) {
+    QVERIFY(progress.wait(120000));
+    QSignalSpy finished(&w, &MainWindow::runFinished);
+    w.runController()->cancel();
+    QVERIFY(finished.wait(30000));
+    QCOMPARE(finished.at(0).at(0).toString(), QStringLiteral("cancelled"));
+  }
+
+  // The --snapshot-dir the launcher run was started with, as the log shows the command; empty
+  // when it has none.
+  static QString snapshotDir(MainWindow& w) {
+    return QRegularExpression("--snapshot-dir (\\S+)").match(logText(w)).captured(1);
+  }
+
+  void runDemo(const QString& launcher) {
+    const auto window = demoWindow(launcher, kIterations);
+    if (!window)
       return;
+    MainWindow& w = *window;
     QVERIFY(w.launcherRunAction()->isEnabled());
     QSignalSpy finished(&w, &MainWindow::runFinished);
     QVERIFY(w.startLauncherRun());

@@ -119,6 +119,13 @@ QImage showAndGrab(UvCoverageView& view) {
   return view.grabRendered();
 }
 
+// The interaction tests' scene: 500 uv points on a 400 x 400 view, shown and rendered once.
+QImage showDisk(UvCoverageView& view) {
+  view.resize(400, 400);
+  fillDisk(view, 500);
+  return showAndGrab(view);
+}
+
 }  // namespace
 
 class TestVtkView : public QObject {
@@ -178,9 +185,7 @@ class TestVtkView : public QObject {
   // Interaction renders outside paintGL; that frame must still reach the widget.
   void wheelZoomChangesView() {
     UvCoverageView view;
-    view.resize(400, 400);
-    fillDisk(view, 500);
-    const QImage before = showAndGrab(view);
+    const QImage before = showDisk(view);
     QVERIFY2(!before.isNull(), "window was never exposed or grab failed");
 
     const QPointF centre(200.0, 200.0);
@@ -198,6 +203,25 @@ class TestVtkView : public QObject {
     QVERIFY2(changed > 500, qPrintable(QString("only %1 pixels changed").arg(changed)));
     const PixelStats stats = analyse(after, backgroundOf(view));
     QVERIFY2(stats.bright >= 200, qPrintable(QString("only %1 bright pixels").arg(stats.bright)));
+  }
+
+  // A left-button drag reaches the interactor through press, move and release, and the frame
+  // it renders reaches the widget.
+  void dragChangesView() {
+    UvCoverageView view;
+    const QImage before = showDisk(view);
+    QVERIFY2(!before.isNull(), "window was never exposed or grab failed");
+    const int frames = view.framesRendered();
+
+    QTest::mousePress(&view, Qt::LeftButton, {}, QPoint(200, 200));
+    QTest::mouseMove(&view, QPoint(280, 230));
+    QTest::mouseRelease(&view, Qt::LeftButton, {}, QPoint(280, 230));
+    QTest::qWait(100);
+    QVERIFY2(view.framesRendered() > frames, "the drag rendered no frame");
+    const QImage after = view.grabRendered();
+    const int changed = countDifferentPixels(before, after);
+    qInfo("drag changed %d pixels", changed);
+    QVERIFY2(changed > 500, qPrintable(QString("only %1 pixels changed").arg(changed)));
   }
 };
 

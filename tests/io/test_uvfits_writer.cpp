@@ -97,6 +97,17 @@ double keyOf(UvfitsHandle& f, const char* name) {
   return v;
 }
 
+// Writes one integration of `l` (groups: its baselines) to `path`; returns `path`.
+std::string writeOneIntegration(const std::string& path, const MsLayout& l, std::uint64_t groups) {
+  UvfitsWriteOptions o;
+  o.groups = groups;
+  UvfitsWriter w(path, l, o);
+  for (const auto& b : blocks(l, 1))
+    w.write(b);
+  w.close();
+  return path;
+}
+
 }  // namespace
 
 class TestUvfitsWriter : public QObject {
@@ -185,14 +196,8 @@ class TestUvfitsWriter : public QObject {
 
   void antennaTableHoldsThePositions() {
     QTemporaryDir dir;
-    const std::string path = dir.filePath("an.uvfits").toStdString();
     const MsLayout l = layout(4, CorrelationBasis::Circular);
-    UvfitsWriteOptions o;
-    o.groups = 6;
-    UvfitsWriter w(path, l, o);
-    for (const auto& b : blocks(l, 1))
-      w.write(b);
-    w.close();
+    const std::string path = writeOneIntegration(dir.filePath("an.uvfits").toStdString(), l, 6);
     UvfitsHandle f(path);
     const auto xyz = column(f, "AIPS AN", "STABXYZ", 4, 3);
     const double centre[3] = {keyOf(f, "ARRAYX"), keyOf(f, "ARRAYY"), keyOf(f, "ARRAYZ")};
@@ -222,14 +227,8 @@ class TestUvfitsWriter : public QObject {
     UvfitsHandle real((testing::sharedDataDir() + "/vlba_mojave/mojave.uvfits").toStdString());
     const UvfitsLayout R = readUvfitsLayout(real);
     QTemporaryDir dir;
-    const std::string path = dir.filePath("ours.uvfits").toStdString();
-    const MsLayout l = layout(3, CorrelationBasis::Circular);
-    UvfitsWriteOptions o;
-    o.groups = 3;
-    UvfitsWriter w(path, l, o);
-    for (const auto& b : blocks(l, 1))
-      w.write(b);
-    w.close();
+    const std::string path = writeOneIntegration(dir.filePath("ours.uvfits").toStdString(),
+                                                 layout(3, CorrelationBasis::Circular), 3);
     UvfitsHandle ours(path);
     const UvfitsLayout O = readUvfitsLayout(ours);
     QCOMPARE(O.complex_axis, R.complex_axis);

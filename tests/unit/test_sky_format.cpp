@@ -40,6 +40,16 @@ class TestSkyFormat : public QObject {
     QCOMPARE(QString::fromStdString(formatMjdSeconds(60369.0 * 86400.0 - 0.0001)),
              QString("2024-02-29T00:00:00.000"));
   }
+  void mjdDate() {
+    QCOMPARE(QString::fromStdString(formatMjdDate(51544.5 * 86400.0)), QString("2000-01-01"));
+    QCOMPARE(QString::fromStdString(formatMjdDate(60369.0 * 86400.0)), QString("2024-02-29"));
+    // The day that holds the instant: no rounding into the next day (formatMjdSeconds rounds).
+    QCOMPARE(QString::fromStdString(formatMjdDate(60370.0 * 86400.0 - 0.0001)),
+             QString("2024-02-29"));
+    // Before 1970 and the Gregorian century rules: MJD 0 is 1858-11-17; 1900 was no leap year.
+    QCOMPARE(QString::fromStdString(formatMjdDate(0.0)), QString("1858-11-17"));
+    QCOMPARE(QString::fromStdString(formatMjdDate(15079.0 * 86400.0)), QString("1900-03-01"));
+  }
   void frequency() {
     QCOMPARE(QString::fromStdString(formatFrequency(344.8177538281e9)), QString("344.8178 GHz"));
     QCOMPARE(QString::fromStdString(formatFrequency(27.384e6)), QString("27.384 MHz"));

@@ -1,21 +1,20 @@
 // The CPU backend of the imaging operator: tiled gridding over oneTBB tasks, FFTW, and the
 // gridding correction; optional w-stacking (w_stacking.h).
-#include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <thread>
 
 #include "core/imaging/aligned_buffer.h"
+#include "core/imaging/cpu_tile_passes.h"
 #include "core/imaging/fft_plans.h"
-#include "core/imaging/grid_tiles.h"
 #include "core/imaging/gridding_correction.h"
 #include "core/imaging/imaging_operator.h"
-#include "core/imaging/tile_colouring.h"
 #include "core/imaging/w_stacking.h"
 #include "core/util/input_error.h"
 
@@ -59,6 +58,7 @@ class CpuOperator final : public ImagingOperator<T> {
     threads_ = s.threads > 0 ? s.threads : int(std::max(1u, std::thread::hardware_concurrency()));
     arena_ = std::make_unique<tbb::task_arena>(threads_);
     grid_.resize(std::size_t(nu_) * nv_);
+    passes_.emplace(kernel_, poly_, w_poly_, wstack_, nu_, nv_);
   }
 
   void setSamples(const std::vector<UvwBlock>& blocks) override {
@@ -66,6 +66,13 @@ class CpuOperator final : public ImagingOperator<T> {
     if (settings_.w_stacking) {
       double w_min, w_max;
       wRange(blocks, w_min, w_max);
+      if (settings_.w_cover_min <= settings_.w_cover_max) {
+        std::size_t samples = 0;
+        for (const UvwBlock& b : blocks)
+          samples += b.numSamples();
+        w_min = samples > 0 ? std::min(w_min, settings_.w_cover_min) : settings_.w_cover_min;
+        w_max = samples > 0 ? std::max(w_max, settings_.w_cover_max) : settings_.w_cover_max;
+      }
       wstack_ = planWStack(geometry_, kernel_, w_min, w_max);
       if (wstack_.active)
         w_poly_ = poly_;
@@ -90,7 +97,7 @@ class CpuOperator final : public ImagingOperator<T> {
         imageToGrid(image, plane);
         fftGrid(grid_.data(), true);
         for (std::size_t b = 0; b < vis.size(); ++b)
-          degridTiles(scales_[b], plans_[b], plane, vis[b]);
+          passes_->degrid(scales_[b], plans_[b], plane, grid_.data(), vis[b]);
       }
     });
   }
@@ -100,16 +107,48 @@ class CpuOperator final : public ImagingOperator<T> {
     checkBlocks(vis.size());
     if (weights.size() != vis.size())
       throw std::invalid_argument("grid: one weight pointer (or null) per block expected");
+    if (wideAccumulation()) {
+      std::vector<std::complex<double>> wide(geometry_.numPixels());
+      gridDouble(vis, weights, wide.data());
+      for (std::size_t p = 0; p < wide.size(); ++p)
+        image[p] = Complex(wide[p]);
+      return;
+    }
     std::fill(image, image + geometry_.numPixels(), Complex(0));
     arena_->execute([&] {
       for (int plane = 0; plane < wstack_.planes; ++plane) {
         zeroGrid(grid_.data());
         for (std::size_t b = 0; b < vis.size(); ++b)
-          gridTiles(scales_[b], plans_[b], plane, vis[b], weights[b], grid_.data());
+          passes_->grid(scales_[b], plans_[b], plane, vis[b], weights[b], grid_.data());
         fftGrid(grid_.data(), false);
         gridToImage(grid_.data(), image, plane);
       }
     });
+  }
+
+  void gridDouble(const std::vector<const Complex*>& vis, const std::vector<const float*>& weights,
+                  std::complex<double>* image) override {
+    if constexpr (std::is_same_v<T, double>) {
+      grid(vis, weights, image);
+    } else if (wideAccumulation()) {
+      checkBlocks(vis.size());
+      if (weights.size() != vis.size())
+        throw std::invalid_argument("grid: one weight pointer (or null) per block expected");
+      std::fill(image, image + geometry_.numPixels(), std::complex<double>(0));
+      if (wide_.size() != grid_.size())
+        wide_.resize(grid_.size());
+      arena_->execute([&] {
+        for (int plane = 0; plane < wstack_.planes; ++plane) {
+          zeroGrid(wide_.data());
+          for (std::size_t b = 0; b < vis.size(); ++b)
+            passes_->grid(scales_[b], plans_[b], plane, vis[b], weights[b], wide_.data());
+          fftGrid(wide_.data(), false);
+          gridToImage(wide_.data(), image, plane);
+        }
+      });
+    } else {
+      ImagingOperator<T>::gridDouble(vis, weights, image);
+    }
   }
 
   std::unique_ptr<PlannedBlock> planBlock(const UvwBlock& block) override {
@@ -145,11 +184,17 @@ class CpuOperator final : public ImagingOperator<T> {
   void degridBlock(const PlannedBlock& block, Complex* vis) override {
     const auto& b = static_cast<const CpuPlannedBlock&>(block);
     std::fill(vis, vis + b.scales.block.numSamples(), Complex(0));
-    arena_->execute([&] { degridTiles(b.scales, b.plan, 0, vis); });
+    arena_->execute([&] { passes_->degrid(b.scales, b.plan, 0, grid_.data(), vis); });
   }
 
   void beginGrid() override {
     requireNoWStacking();
+    if (wideAccumulation()) {
+      if (wide_.size() != grid_.size())
+        wide_.resize(grid_.size());
+      arena_->execute([&] { zeroGrid(wide_.data()); });
+      return;
+    }
     if (accumulator_.size() != grid_.size())
       accumulator_.resize(grid_.size());
     arena_->execute([&] { zeroGrid(accumulator_.data()); });
@@ -157,15 +202,41 @@ class CpuOperator final : public ImagingOperator<T> {
 
   void gridBlock(const PlannedBlock& block, const Complex* vis, const float* weights) override {
     const auto& b = static_cast<const CpuPlannedBlock&>(block);
-    arena_->execute([&] { gridTiles(b.scales, b.plan, 0, vis, weights, accumulator_.data()); });
+    arena_->execute([&] {
+      if (wideAccumulation())
+        passes_->grid(b.scales, b.plan, 0, vis, weights, wide_.data());
+      else
+        passes_->grid(b.scales, b.plan, 0, vis, weights, accumulator_.data());
+    });
   }
 
   void endGrid(Complex* image) override {
+    if (wideAccumulation()) {
+      std::vector<std::complex<double>> wide(geometry_.numPixels());
+      endGridDouble(wide.data());
+      for (std::size_t p = 0; p < wide.size(); ++p)
+        image[p] = Complex(wide[p]);
+      return;
+    }
     std::fill(image, image + geometry_.numPixels(), Complex(0));
     arena_->execute([&] {
       fftGrid(accumulator_.data(), false);
       gridToImage(accumulator_.data(), image, 0);
     });
+  }
+
+  void endGridDouble(std::complex<double>* image) override {
+    if constexpr (std::is_same_v<T, double>) {
+      endGrid(image);
+    } else if (wideAccumulation()) {
+      std::fill(image, image + geometry_.numPixels(), std::complex<double>(0));
+      arena_->execute([&] {
+        fftGrid(wide_.data(), false);
+        gridToImage(wide_.data(), image, 0);
+      });
+    } else {
+      ImagingOperator<T>::endGridDouble(image);
+    }
   }
 
   const ImageGeometry& geometry() const override { return geometry_; }
@@ -178,7 +249,8 @@ class CpuOperator final : public ImagingOperator<T> {
       << " beta=" << kernel_.beta << " sigma=" << settings_.oversampling
       << " epsilon=" << settings_.epsilon << " grid=" << nu_ << "x" << nv_
       << " wstack_planes=" << (wstack_.active ? wstack_.planes : 0)
-      << " precision=" << (std::is_same_v<T, float> ? "float" : "double");
+      << " precision=" << (std::is_same_v<T, float> ? "float" : "double")
+      << (wideAccumulation() ? " accumulation=double" : "");
     return o.str();
   }
 
@@ -217,9 +289,14 @@ class CpuOperator final : public ImagingOperator<T> {
                          std::is_same_v<T, float> && !wstack_.active);
   }
 
-  void zeroGrid(Complex* grid) {
+  bool wideAccumulation() const {
+    return std::is_same_v<T, float> && settings_.double_accumulation;
+  }
+
+  template <typename C>
+  void zeroGrid(C* grid) {
     tbb::parallel_for(0, nv_, [&](int v) {
-      std::fill(grid + std::size_t(v) * nu_, grid + std::size_t(v + 1) * nu_, Complex(0));
+      std::fill(grid + std::size_t(v) * nu_, grid + std::size_t(v + 1) * nu_, C(0));
     });
   }
 
@@ -249,24 +326,27 @@ class CpuOperator final : public ImagingOperator<T> {
     });
   }
 
-  void gridToImage(const Complex* grid, Complex* image, int plane) {
+  // The correction is applied in the grid's precision G (double for the wide accumulator).
+  template <typename G, typename O>
+  void gridToImage(const std::complex<G>* grid, std::complex<O>* image, int plane) {
     const int nx = geometry_.nx, ny = geometry_.ny;
     tbb::parallel_for(0, ny, [&](int iy) {
-      const Complex* row = grid + std::size_t((iy - ny / 2 + nv_) % nv_) * nu_;
-      const T cy = T(corr_y_[iy]);
+      const std::complex<G>* row = grid + std::size_t((iy - ny / 2 + nv_) % nv_) * nu_;
+      const G cy = G(corr_y_[iy]);
       for (int ix = 0; ix < nx; ++ix) {
         const std::size_t p = std::size_t(iy) * nx + ix;
-        Complex v = row[(ix - nx / 2 + nu_) % nu_] * (cy * T(corr_x_[ix]));
+        std::complex<G> v = row[(ix - nx / 2 + nu_) % nu_] * (cy * G(corr_x_[ix]));
         if (wstack_.active)
-          v *= planeScreen(plane, p, +1.0);
-        image[p] += v;
+          v *= std::complex<G>(planeScreen(plane, p, +1.0));
+        image[p] += std::complex<O>(v);
       }
     });
   }
 
   // Only the columns holding image pixels are transformed along v when going image -> grid
   // (and back), which saves a quarter of the work at sigma = 2.
-  void fftGrid(Complex* grid, bool forward) {
+  template <typename G>
+  void fftGrid(std::complex<G>* grid, bool forward) {
     const int nx = geometry_.nx;
     const int left = nx - nx / 2, right = nx / 2;  // columns [0, left) and [nu - right, nu)
     auto columns = [&] {
@@ -283,130 +363,6 @@ class CpuOperator final : public ImagingOperator<T> {
     }
   }
 
-  // Degrids block b's samples whose w group touches `plane`: every sample is read by one task and
-  // the grid is only read, so tiles run in any order.
-  void degridTiles(const BlockScales& sc, const TilePlan& plan, int plane, Complex* vis_out) {
-    const int span = plan.tile_size + kernel_.support - 1;
-    const std::size_t tiles = plan.numTiles();
-    const int g_lo = wstack_.active ? std::max(0, plane - kernel_.support + 1) : 0;
-    const int g_hi = wstack_.active ? std::min(plan.groups - 1, plane) : 0;
-    tbb::enumerable_thread_specific<std::vector<T>> buffers;
-    const std::size_t first = std::size_t(g_lo) * tiles, last = std::size_t(g_hi + 1) * tiles;
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(first, last, 4), [&](const auto& range) {
-      std::vector<T>& buf = buffers.local();
-      for (std::size_t key = range.begin(); key != range.end(); ++key) {
-        const std::uint32_t* begin = plan.order.data() + plan.start[key];
-        const std::uint32_t* end = plan.order.data() + plan.start[key + 1];
-        if (begin == end)
-          continue;
-        TileContext<T> t = tileContext(sc, plan, plane, key % tiles, buf);
-        if (!plan.positions.empty())
-          t.positions = plan.positions.data() + plan.start[key];
-        loadTile(t, span, grid_.data());
-        degridTile(t, begin, end, vis_out);
-      }
-    });
-  }
-
-  // Grids block b's samples whose w group touches `plane`. Neighbouring tiles' buffers overlap by
-  // the kernel halo, so tiles are stored colour by colour (tiles of one colour never share a
-  // cell): no locks, and every grid cell sums its contributions in the same order whatever the
-  // thread count or scheduling, which makes runs bitwise reproducible.
-  void gridTiles(const BlockScales& sc, const TilePlan& plan, int plane, const Complex* vis_in,
-                 const float* weights, Complex* grid) {
-    const int span = plan.tile_size + kernel_.support - 1;
-    const std::size_t tiles = plan.numTiles();
-    const int g_lo = wstack_.active ? std::max(0, plane - kernel_.support + 1) : 0;
-    const int g_hi = wstack_.active ? std::min(plan.groups - 1, plane) : 0;
-    const TileColouring& colouring = colouringFor(plan);
-    tbb::enumerable_thread_specific<std::vector<T>> buffers;
-    for (const std::vector<std::uint32_t>& colour : colouring.tiles) {
-      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, colour.size(), 1), [&](const auto& r) {
-        std::vector<T>& buf = buffers.local();
-        for (std::size_t i = r.begin(); i != r.end(); ++i) {
-          const std::size_t k = colour[i];
-          bool any = false;
-          for (int g = g_lo; g <= g_hi && !any; ++g)
-            any = plan.start[g * tiles + k] != plan.start[g * tiles + k + 1];
-          if (!any)
-            continue;
-          TileContext<T> t = tileContext(sc, plan, plane, k, buf);
-          std::fill(buf.begin(), buf.end(), T(0));
-          for (int g = g_lo; g <= g_hi; ++g) {
-            const std::size_t key = std::size_t(g) * tiles + k;
-            t.positions =
-                plan.positions.empty() ? nullptr : plan.positions.data() + plan.start[key];
-            gridTile(t, plan.order.data() + plan.start[key],
-                     plan.order.data() + plan.start[key + 1], vis_in, weights);
-          }
-          storeTile(t, span, grid);
-        }
-      });
-    }
-  }
-
-  TileContext<T> tileContext(const BlockScales& sc, const TilePlan& plan, int plane, std::size_t k,
-                             std::vector<T>& buf) const {
-    const int ts = plan.tile_size, span = ts + kernel_.support - 1;
-    const int stride = (span + 7) / 8 * 8;
-    buf.resize(2 * std::size_t(stride) * span);
-    TileContext<T> t;
-    t.scales = &sc;
-    t.poly = &poly_;
-    t.grid_u = nu_;
-    t.grid_v = nv_;
-    t.u0 = int(k % plan.tiles_u) * ts;
-    t.v0 = int(k / plan.tiles_u) * ts;
-    t.stride = stride;
-    t.re = buf.data();
-    t.im = buf.data() + std::size_t(stride) * span;
-    if (wstack_.active) {
-      t.w_poly = &w_poly_;
-      t.plane = plane;
-      t.w0 = wstack_.w0;
-      t.dw = wstack_.dw;
-      t.x0 = wstack_.x0;
-    }
-    return t;
-  }
-
-  const TileColouring& colouringFor(const TilePlan& plan) {
-    if (colouring_.tiles_u != plan.tiles_u || colouring_.tiles_v != plan.tiles_v)
-      colouring_ = colourTiles(plan.tiles_u, plan.tiles_v, plan.tile_size,
-                               plan.tile_size + kernel_.support - 1, nu_, nv_);
-    return colouring_;
-  }
-
-  void loadTile(const TileContext<T>& t, int span, const Complex* grid) const {
-    for (int a = 0; a < span; ++a) {
-      const Complex* row = grid + std::size_t((t.v0 + a) % nv_) * nu_;
-      T* re = t.re + std::size_t(a) * t.stride;
-      T* im = t.im + std::size_t(a) * t.stride;
-      for (int c = 0; c < span; ++c) {
-        int u = t.u0 + c;
-        if (u >= nu_)
-          u -= nu_;
-        re[c] = row[u].real();
-        im[c] = row[u].imag();
-      }
-    }
-  }
-
-  // Adds the tile buffer to the grid; the colouring guarantees no other task writes these cells.
-  void storeTile(const TileContext<T>& t, int span, Complex* grid) {
-    for (int a = 0; a < span; ++a) {
-      Complex* row = grid + std::size_t((t.v0 + a) % nv_) * nu_;
-      const T* re = t.re + std::size_t(a) * t.stride;
-      const T* im = t.im + std::size_t(a) * t.stride;
-      for (int c = 0; c < span; ++c) {
-        int u = t.u0 + c;
-        if (u >= nu_)
-          u -= nu_;
-        row[u] += Complex(re[c], im[c]);
-      }
-    }
-  }
-
   ImageGeometry geometry_;
   OperatorSettings settings_;
   KernelShape kernel_;
@@ -415,11 +371,12 @@ class CpuOperator final : public ImagingOperator<T> {
   std::vector<double> corr_x_, corr_y_;
   std::unique_ptr<tbb::task_arena> arena_;
   AlignedBuffer<Complex> grid_;
-  AlignedBuffer<Complex> accumulator_;  // streaming gridding adds here; grid_ holds the model
+  AlignedBuffer<Complex> accumulator_;        // streaming gridding adds here; grid_ holds the model
+  AlignedBuffer<std::complex<double>> wide_;  // the accumulator with double_accumulation
   std::vector<BlockScales> scales_;
   std::vector<TilePlan> plans_;
   WStackLayout wstack_;
-  TileColouring colouring_;
+  std::optional<CpuTilePasses<T>> passes_;  // needs the grid size, known in the constructor body
 };
 
 }  // namespace

@@ -65,13 +65,16 @@ class ChunkGridder {
       }
       op_->gridBlock(plan, vis, weights_.data());
     });
-    std::vector<std::complex<T>> pixels(op_->geometry().numPixels());
-    op_->endGrid(pixels.data());
+    // In double: a distributed run adds the processes' images after this (with the operator's
+    // double accumulation nothing is then rounded to float).
+    std::vector<std::complex<double>> pixels(op_->geometry().numPixels());
+    op_->endGridDouble(pixels.data());
     return realPart(pixels);
   }
 
  private:
-  static std::vector<double> realPart(const std::vector<std::complex<T>>& pixels) {
+  template <typename U>
+  static std::vector<double> realPart(const std::vector<std::complex<U>>& pixels) {
     std::vector<double> real(pixels.size());
     for (std::size_t p = 0; p < pixels.size(); ++p)
       real[p] = pixels[p].real();
@@ -96,8 +99,8 @@ class ChunkGridder {
       w.push_back(weights[i].data());
       vis.push_back(values[i].data());
     });
-    std::vector<std::complex<T>> pixels(op_->geometry().numPixels());
-    op_->grid(vis, w, pixels.data());
+    std::vector<std::complex<double>> pixels(op_->geometry().numPixels());
+    op_->gridDouble(vis, w, pixels.data());
     return realPart(pixels);
   }
 

@@ -18,6 +18,16 @@ struct OperatorSettings {
   KernelType kernel = KernelType::ExpSemicircle;
   int threads = 0;          // 0: all hardware threads
   bool w_stacking = false;  // include the w-term exp(-2 pi i w (n - 1)); else it is dropped
+  // Float operators: the streaming gridding (beginGrid .. endGrid) adds every block's tiles into
+  // a double grid and transforms it in double. A float grid rounds each block's contribution as
+  // it is added, so the adjoint would depend on how the samples are cut into blocks (and split
+  // between processes) at the 1e-7 level; a double grid leaves only the rounding inside each
+  // block. Costs a double grid instead of a float one and a double FFT per endGrid.
+  bool double_accumulation = false;
+  // w-stacking: the w range (wavelengths) the planes must cover besides the samples given to
+  // setSamples. A distributed run passes every process's range, so that all processes use the
+  // same planes (the same operator) whatever w their own rows have. min > max: none.
+  double w_cover_min = 1.0, w_cover_max = -1.0;
 };
 
 // A block planned for the streaming calls of ImagingOperator (backend-specific: the samples'
@@ -73,6 +83,25 @@ class ImagingOperator {
   // engine's telemetry; 0 for host backends. Called from the telemetry thread: must be a cheap,
   // thread-safe read. Declared last so the vtable of older entries keeps its layout.
   virtual std::uint64_t deviceBytes() const { return 0; }
+  // endGrid() into a double image: with double_accumulation the sum is not rounded to float on
+  // the way out (a distributed run adds the processes' partial images after this call). By
+  // default the image in T, widened.
+  virtual void endGridDouble(std::complex<double>* image) {
+    std::vector<Complex> narrow(geometry().numPixels());
+    endGrid(narrow.data());
+    for (std::size_t p = 0; p < narrow.size(); ++p)
+      image[p] = std::complex<double>(narrow[p]);
+  }
+  // grid() into a double image: with double_accumulation every w plane is gridded into a double
+  // grid and the planes are summed in double (w-stacking grids all blocks at once, here). By
+  // default grid() widened.
+  virtual void gridDouble(const std::vector<const Complex*>& vis,
+                          const std::vector<const float*>& weights, std::complex<double>* image) {
+    std::vector<Complex> narrow(geometry().numPixels());
+    grid(vis, weights, narrow.data());
+    for (std::size_t p = 0; p < narrow.size(); ++p)
+      image[p] = std::complex<double>(narrow[p]);
+  }
 };
 
 // The CPU backend (threaded over grid tiles, FFTW).

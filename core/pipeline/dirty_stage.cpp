@@ -38,6 +38,15 @@ imaging::OperatorSettings operatorSettings(const project::ImagingSettings& im) {
   op.kernel = kernelOf(im.kernel);
   op.threads = im.threads;
   op.w_stacking = im.w_stacking;
+  op.double_accumulation = im.grid_accumulation == "double";
+  return op;
+}
+
+imaging::OperatorSettings operatorSettings(const project::ImagingSettings& im,
+                                           const RunData& data) {
+  imaging::OperatorSettings op = operatorSettings(im);
+  op.w_cover_min = data.w_cover_min;
+  op.w_cover_max = data.w_cover_max;
   return op;
 }
 
@@ -45,7 +54,7 @@ imaging::DirtyImageSettings dirtyImageSettings(const project::ProjectSettings& s
                                                const RunData& data) {
   imaging::DirtyImageSettings d;
   d.geometry = runGeometry(s, data);
-  d.op = operatorSettings(s.imaging);
+  d.op = operatorSettings(s.imaging, data);
   std::string scheme = s.weighting.scheme;
   if (scheme == "briggs")
     scheme += ":" + std::to_string(s.weighting.robust);

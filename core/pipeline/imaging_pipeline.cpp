@@ -59,8 +59,11 @@ engine::Pipeline makeImagingPipeline(std::shared_ptr<ImagingProducts> products,
       ctx.stage("dirty", together([&] { dirtyStage(ctx, data, *products); }));
       optimizeAndRestoreStages(ctx, data, *products);
     }
-    if (comm.rank() == 0)
-      ctx.stage("export", [&] { exportStage(ctx, data, *products); });
+    ctx.stage("export", [&] {
+      writeBackStage(ctx, data, *products);  // every rank: each holds its rows' model
+      if (comm.rank() == 0)
+        exportStage(ctx, *products);
+    });
   };
 }
 

@@ -31,7 +31,8 @@ template <typename T>
 void makeDataTerm(std::unique_ptr<imaging::ImagingOperator<T>>& op,
                   const project::ImagingSettings& im, const imaging::ImageGeometry& g,
                   RunData& data, DataOperator& out) {
-  op = imaging::makeOperator<T>(g, operatorSettings(im), {im.backend, im.gpu_device}, &out.backend);
+  op = imaging::makeOperator<T>(g, operatorSettings(im, data), {im.backend, im.gpu_device},
+                                &out.backend);
   out.backend += "; " + op->describe();
   out.device_bytes =
       engine::DeviceMemoryGauge::instance().add([p = op.get()] { return p->deviceBytes(); });
@@ -52,7 +53,10 @@ void makeDataTerm(std::unique_ptr<imaging::ImagingOperator<T>>& op,
   }
   op->setSamples(blocks);
   auto adapter = std::make_shared<rml::ImagingOperatorAdapter<T>>(*op, blocks);
-  out.chi2 = std::make_shared<rml::Chi2Term>(adapter, std::move(measured));
+  rml::Chi2Options options;
+  options.sum = data.sumOverRanks();
+  options.totals = data.totals;
+  out.chi2 = std::make_shared<rml::Chi2Term>(adapter, std::move(measured), options);
 }
 
 DataOperator makeDataOperator(const project::ImagingSettings& im, const imaging::ImageGeometry& g,

@@ -35,6 +35,8 @@ struct RunData {
   std::unique_ptr<ChunkSequence> sequence;
   rml::DataTotals totals;  // of the measured weights
   double max_uv_wavelengths = 0.0;
+  // Distributed w-stacking: the w range (wavelengths) of every rank's samples (min > max: none).
+  double w_cover_min = 1.0, w_cover_max = -1.0;
   engine::TrackedBytes tracked;  // the chunks' memory, for telemetry
   engine::Communicator* comm = &engine::singleProcessCommunicator();
 
@@ -47,6 +49,8 @@ struct RunData {
 // 1 / (3 * longest uv distance), i.e. about three pixels across the synthesized beam.
 imaging::ImageGeometry runGeometry(const project::ProjectSettings& s, const RunData& data);
 imaging::OperatorSettings operatorSettings(const project::ImagingSettings& im);
+// operatorSettings() with what the run's data add (the ranks' common w range).
+imaging::OperatorSettings operatorSettings(const project::ImagingSettings& im, const RunData& data);
 // The dirty mapper's settings for the run: geometry, operator, weighting, backend, rank sums.
 imaging::DirtyImageSettings dirtyImageSettings(const project::ProjectSettings& s,
                                                const RunData& data);
@@ -54,7 +58,12 @@ imaging::DirtyImageSettings dirtyImageSettings(const project::ProjectSettings& s
 void readStage(engine::RunContext& ctx, RunData& data, ImagingProducts& out);
 void dirtyStage(engine::RunContext& ctx, const RunData& data, ImagingProducts& out);
 void optimizeAndRestoreStages(engine::RunContext& ctx, RunData& data, ImagingProducts& out);
-void exportStage(engine::RunContext& ctx, const RunData& data, ImagingProducts& out);
+// Model/residual visibilities into a Measurement Set column (output.write_*_column): on every
+// rank of a distributed run, in turns; a no-op unless the project asks for it.
+void writeBackStage(engine::RunContext& ctx, const RunData& data, ImagingProducts& out);
+bool writesVisibilitiesBack(const project::ProjectSettings& s);
+// FITS images and the metrics CSV (rank 0 of a distributed run).
+void exportStage(engine::RunContext& ctx, ImagingProducts& out);
 
 // Publishes an image of the run (geometry, phase centre and beam from `p`) to the observer.
 void publishImage(engine::RunContext& ctx, const std::string& name, int iteration,

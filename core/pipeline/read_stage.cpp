@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "core/data/exact_sum.h"
 #include "core/engine/memory_estimate.h"
@@ -7,6 +8,7 @@
 #include "core/engine/process_resources.h"
 #include "core/engine/rank_rows.h"
 #include "core/engine/rank_warnings.h"
+#include "core/imaging/w_stacking.h"
 #include "core/io/streamed_chunks.h"
 #include "core/io/visibility_source_factory.h"
 #include "core/pipeline/pipeline_stages.h"
@@ -81,14 +83,27 @@ double maxOverRanks(engine::Communicator& comm, double value) {
 }
 
 // What a distributed run cannot do yet, refused before any rank reads.
-void checkDistributable(const project::ProjectSettings& s) {
-  if (s.imaging.w_stacking)
-    throw InputError("imaging.w_stacking", "not available in a distributed (MPI) run");
-  if (s.output.write_model_column || s.output.write_residual_column)
-    throw InputError(
-        s.output.write_model_column ? "output.write_model_column" : "output.write_residual_column",
-        "writing visibilities back is not available in a distributed (MPI) run: "
-        "run it in one process");
+void checkDistributable(const project::ProjectSettings& s, const engine::Communicator& comm) {
+  if (s.imaging.w_stacking && comm.deterministic())
+    throw InputError("imaging.w_stacking",
+                     "cannot be combined with the deterministic reduction (it sums per-chunk "
+                     "partials; w-stacking grids all chunks at once)");
+}
+
+// w-stacking on several ranks: every rank's operator must use the same w planes, so the planes
+// cover the w range of all ranks' samples (each rank alone would fit its own).
+void agreeOnWRange(engine::Communicator& comm, RunData& data) {
+  std::vector<imaging::UvwBlock> blocks;
+  std::size_t samples = 0;
+  for (const auto& c : data.chunks) {
+    blocks.push_back(imaging::UvwBlock::of(c));
+    samples += c.num_samples();
+  }
+  double w_min = 0.0, w_max = 0.0;
+  imaging::wRange(blocks, w_min, w_max);
+  const double none = -std::numeric_limits<double>::infinity();
+  data.w_cover_max = maxOverRanks(comm, samples > 0 ? w_max : none);
+  data.w_cover_min = -maxOverRanks(comm, samples > 0 ? -w_min : none);
 }
 
 }  // namespace
@@ -100,7 +115,7 @@ void readStage(engine::RunContext& ctx, RunData& data, ImagingProducts& out) {
   ReadOptions options = readOptions(s, ctx.cancellation());
   engine::Communicator& comm = *data.comm;
   if (data.distributed()) {
-    checkDistributable(s);
+    checkDistributable(s, comm);
     // A rank that stops reading on its own would leave the others waiting in a collective:
     // distributed runs are cancelled together, between iterations (rank_agreement.h).
     options.cancel = nullptr;
@@ -204,6 +219,8 @@ void readStage(engine::RunContext& ctx, RunData& data, ImagingProducts& out) {
     const double start = out.start_time_mjd_s > 0.0 ? out.start_time_mjd_s : INFINITY;
     out.start_time_mjd_s = -maxOverRanks(comm, -start);
   }
+  if (data.distributed() && s.imaging.w_stacking)
+    agreeOnWRange(comm, data);
   if (comm.deterministic())  // the same total for any number of ranks (exact_sum.h)
     data.totals.sum_weights = ExactSum::total(chunk_weight_sums, data.sumOverRanks());
   if (chunks == 0)

@@ -62,6 +62,7 @@ rml::OptimizerResult minimize(const project::ProjectSettings& s, const SolverCho
     rml::LbfgsSettings ls;
     ls.history = s.optimizer.history;
     ls.in_memory_limit = s.optimizer.in_memory_limit.value_or(0);
+    ls.memory_threshold_bytes = engine::historyMemoryBytes(s.optimizer);
     ls.scratch_dir = scratchDirectory(s);
     ls.float_history = s.optimizer.history_precision == "float";
     ls.line_search = lineSearch(s.optimizer.line_search, ls.line_search);

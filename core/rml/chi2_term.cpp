@@ -11,8 +11,9 @@ double secondsSince(std::chrono::steady_clock::time_point start) {
 }
 }  // namespace
 
-Chi2Term::Chi2Term(std::shared_ptr<MeasurementOperator> op, std::vector<VisibilityBlock> data)
-    : op_(std::move(op)), data_(std::move(data)) {
+Chi2Term::Chi2Term(std::shared_ptr<MeasurementOperator> op, std::vector<VisibilityBlock> data,
+                   Chi2Options options)
+    : op_(std::move(op)), data_(std::move(data)), sum_(std::move(options.sum)) {
   if (!op_)
     throw std::invalid_argument("Chi2Term: null measurement operator");
   if (data_.size() != op_->numBlocks())
@@ -30,6 +31,10 @@ Chi2Term::Chi2Term(std::shared_ptr<MeasurementOperator> op, std::vector<Visibili
     }
   }
   adjoint_.resize(op_->numPixels());
+  if (options.totals) {
+    num_valid_ = options.totals->valid_samples;
+    sum_weights_ = options.totals->sum_weights;
+  }
 }
 
 Chi2Term::~Chi2Term() = default;
@@ -53,9 +58,18 @@ double Chi2Term::evaluate(const double* image, double* gradient, double scale) {
   if (gradient != nullptr) {
     start = std::chrono::steady_clock::now();
     op_->adjoint(model_, adjoint_.data());
+    times_.push_back({"grid", secondsSince(start)});
+  }
+  if (sum_) {
+    start = std::chrono::steady_clock::now();
+    sum_(&chi2, 1);
+    if (gradient != nullptr)
+      sum_(adjoint_.data(), adjoint_.size());
+    times_.push_back({"reduce", secondsSince(start)});
+  }
+  if (gradient != nullptr) {
     for (std::size_t p = 0; p < adjoint_.size(); ++p)
       gradient[p] += 2.0 * scale * adjoint_[p];
-    times_.push_back({"grid", secondsSince(start)});
   }
   return chi2;
 }

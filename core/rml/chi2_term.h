@@ -1,8 +1,10 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <vector>
 
+#include "core/data/process_sum.h"
 #include "core/rml/data_term.h"
 #include "core/rml/measurement_operator.h"
 #include "core/rml/objective_term.h"
@@ -12,9 +14,17 @@ namespace apertura::rml {
 // The data term (see DataTerm) over blocks held in memory, through any MeasurementOperator (the
 // gridder, or a direct DFT in tests): one forward and one adjoint pass per evaluation.
 // E[chi2] = 2 N at the truth for N unflagged samples.
+// Distributed runs: each process holds some of the blocks; `sum` adds the value and the gradient
+// over processes, and `totals` are those of all processes (none: this process's blocks).
+struct Chi2Options {
+  SumOverProcesses sum;
+  std::optional<DataTotals> totals;
+};
+
 class Chi2Term final : public DataTerm {
  public:
-  Chi2Term(std::shared_ptr<MeasurementOperator> op, std::vector<VisibilityBlock> data);
+  Chi2Term(std::shared_ptr<MeasurementOperator> op, std::vector<VisibilityBlock> data,
+           Chi2Options options = {});
   ~Chi2Term() override;
 
   double evaluate(const double* image, double* gradient, double scale) override;
@@ -22,7 +32,8 @@ class Chi2Term final : public DataTerm {
 
   // vis[b] = V - A I (the residual visibilities).
   void residuals(const double* image, std::vector<std::vector<Complex>>& vis);
-  // The dirty image of `vis` with the measured weights: Re A^H W vis / sum(w) (Jy/beam).
+  // The dirty image of `vis` with the measured weights: Re A^H W vis / sum(w) (Jy/beam), of
+  // this process's blocks (never summed over processes; sum(w) is the totals').
   void dirtyImage(const std::vector<std::vector<Complex>>& vis, double* image);
   std::size_t numPixels() const override { return op_->numPixels(); }
   std::size_t numSamples() const override { return num_valid_; }
@@ -37,6 +48,7 @@ class Chi2Term final : public DataTerm {
   std::vector<double> adjoint_;
   std::size_t num_valid_ = 0;
   double sum_weights_ = 0.0;
+  SumOverProcesses sum_;
   std::vector<StageTime> times_;
 };
 

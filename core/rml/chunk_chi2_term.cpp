@@ -4,7 +4,6 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
-#include <type_traits>
 
 #include "core/data/exact_sum.h"
 #include "core/util/input_error.h"
@@ -22,39 +21,6 @@ double secondsSince(Clock::time_point start) {
 // whose partials grow by more than 2^16 makes the pass start again with a wider range.
 constexpr int kExactHeadroom = 16;
 
-// The adjoint side of the term: A^H of the weighted residuals over the chunks, in the precision
-// U of its operator (the model's own operator, or a double one for a float model).
-template <typename U>
-struct AdjointSide {
-  imaging::ImagingOperator<U>* op = nullptr;
-  bool model_operator = false;  // op is the model's operator: its plans serve both ways
-  std::vector<std::unique_ptr<imaging::PlannedBlock>> plans;  // held chunks only
-  std::vector<std::complex<U>> residual;                      // W (A I - V) of one chunk
-  std::vector<std::complex<U>> image;
-
-  const imaging::PlannedBlock& planFor(const VisibilityChunk& c, std::size_t index,
-                                       const imaging::PlannedBlock& model_plan,
-                                       std::unique_ptr<imaging::PlannedBlock>& own) {
-    if (model_operator)
-      return model_plan;
-    if (!plans.empty()) {
-      if (index >= plans.size())
-        throw std::logic_error("chi2: a held chunk sequence changed length between passes");
-      return *plans[index];
-    }
-    own = op->planBlock(imaging::UvwBlock::of(c));
-    return *own;
-  }
-  // Re(image) into out.
-  void endGrid(std::vector<double>& out) {
-    image.resize(op->geometry().numPixels());
-    op->endGrid(image.data());
-    out.resize(image.size());
-    for (std::size_t p = 0; p < image.size(); ++p)
-      out[p] = double(image[p].real());
-  }
-};
-
 template <typename T>
 class ChunkChi2Term final : public DataTerm {
  public:
@@ -66,25 +32,12 @@ class ChunkChi2Term final : public DataTerm {
         sum_(options.sum),
         exact_(options.exact_chunk_sums),
         image_(op.geometry().numPixels()) {
-    if constexpr (std::is_same_v<T, float>) {
-      if (options.double_adjoint != nullptr) {
-        if (options.double_adjoint->geometry().numPixels() != image_.size())
-          throw std::invalid_argument("chi2: the double adjoint operator has another image size");
-        wide_.op = options.double_adjoint;
-      }
-    }
-    if (wide_.op == nullptr) {
-      own_.op = &op_;
-      own_.model_operator = true;
-    }
     if (chunks.held()) {
       std::vector<imaging::UvwBlock> blocks;
       chunks.forEach([&](const VisibilityChunk& c, std::size_t) {
         blocks.push_back(imaging::UvwBlock::of(c));
       });
       plans_ = op_.planBlocks(blocks);
-      if (wide_.op != nullptr)
-        wide_.plans = wide_.op->planBlocks(blocks);
     }
   }
 
@@ -97,8 +50,7 @@ class ChunkChi2Term final : public DataTerm {
     auto t = Clock::now();
     prepareModel(image);
     pass_.degrid += secondsSince(t);
-    double chi2 = wide_.op != nullptr ? evaluateWith(wide_, gradient != nullptr)
-                                      : evaluateWith(own_, gradient != nullptr);
+    double chi2 = exact_ ? evaluateExact(gradient != nullptr) : evaluateSummed(gradient != nullptr);
     if (gradient != nullptr) {
       for (std::size_t p = 0; p < adjoint_.size(); ++p)
         gradient[p] += 2.0 * scale * adjoint_[p];
@@ -147,26 +99,21 @@ class ChunkChi2Term final : public DataTerm {
   };
 
   // One pass over the chunks: chi2 (summed over processes) and, with `gradient`, adjoint_.
-  template <typename U>
-  double evaluateWith(AdjointSide<U>& side, bool gradient) {
-    if (exact_)
-      return evaluateExact(side, gradient);
+  double evaluateSummed(bool gradient) {
     if (gradient)
-      side.op->beginGrid();
+      op_.beginGrid();
     double chi2 = 0.0;
-    pass(side, [&](const VisibilityChunk& c, std::size_t i, double chunk_chi2,
-                   const imaging::PlannedBlock& plan) {
+    pass([&](double chunk_chi2, const imaging::PlannedBlock& plan) {
       chi2 += chunk_chi2;
       if (gradient) {
         const auto t = Clock::now();
-        std::unique_ptr<imaging::PlannedBlock> own;
-        side.op->gridBlock(side.planFor(c, i, plan, own), side.residual.data(), nullptr);
+        op_.gridBlock(plan, residual_.data(), nullptr);
         pass_.grid += secondsSince(t);
       }
     });
     if (gradient) {
       const auto t = Clock::now();
-      side.endGrid(adjoint_);
+      endGrid(adjoint_);
       pass_.grid += secondsSince(t);
     }
     if (sum_) {
@@ -182,8 +129,7 @@ class ChunkChi2Term final : public DataTerm {
   // The deterministic reduction: each chunk's partial image on its own, all of them (and the
   // per-chunk chi2 values) added exactly. The first pass, or one whose partials outgrow the
   // range, only finds the range every process agrees on, and the pass is made again.
-  template <typename U>
-  double evaluateExact(AdjointSide<U>& side, bool gradient) {
+  double evaluateExact(bool gradient) {
     std::vector<double> chunk_chi2, part;
     if (gradient && image_sum_.size() != image_.size())
       image_sum_.resize(image_.size());
@@ -194,16 +140,14 @@ class ChunkChi2Term final : public DataTerm {
       image_sum_.clear();
       int local_exponent = ExactSum::kZero;
       bool refused = gradient && !image_sum_.hasRange();
-      pass(side, [&](const VisibilityChunk& c, std::size_t i, double value,
-                     const imaging::PlannedBlock& plan) {
+      pass([&](double value, const imaging::PlannedBlock& plan) {
         chunk_chi2.push_back(value);
         if (!gradient)
           return;
         const auto t = Clock::now();
-        std::unique_ptr<imaging::PlannedBlock> own;
-        side.op->beginGrid();
-        side.op->gridBlock(side.planFor(c, i, plan, own), side.residual.data(), nullptr);
-        side.endGrid(part);
+        op_.beginGrid();
+        op_.gridBlock(plan, residual_.data(), nullptr);
+        endGrid(part);
         local_exponent =
             std::max(local_exponent, ExactSum::exponentBound(part.data(), part.size()));
         if (!refused && !image_sum_.add(part.data()))
@@ -243,10 +187,10 @@ class ChunkChi2Term final : public DataTerm {
     }
   }
 
-  // Degrids every chunk, forms its weighted residuals in side.residual and calls
-  // after(chunk, index, chunk's chi2, the chunk's plan for the model's operator).
-  template <typename U, typename F>
-  void pass(AdjointSide<U>& side, F after) {
+  // Degrids every chunk, forms its weighted residuals in residual_ and calls
+  // after(chunk's chi2, the chunk's plan).
+  template <typename F>
+  void pass(F after) {
     chunks_.forEach([&](const VisibilityChunk& c, std::size_t i) {
       auto t = Clock::now();
       std::unique_ptr<imaging::PlannedBlock> own;
@@ -257,18 +201,28 @@ class ChunkChi2Term final : public DataTerm {
       op_.degridBlock(plan, model_.data());
       pass_.degrid += secondsSince(t);
       t = Clock::now();
-      side.residual.resize(model_.size());
+      residual_.resize(model_.size());
       double chi2 = 0.0;
       for (std::size_t k = 0; k < model_.size(); ++k) {
         const std::complex<double> r =
             std::complex<double>(model_[k]) - std::complex<double>(c.visibilities[k]);
         const double w = c.weights[k];
         chi2 += w * std::norm(r);
-        side.residual[k] = std::complex<U>(w * r);  // W (A I - V), for the adjoint
+        residual_[k] = std::complex<T>(w * r);  // W (A I - V), for the adjoint
       }
       pass_.residual += secondsSince(t);
-      after(c, i, chi2, plan);
+      after(chi2, plan);
     });
+  }
+
+  // Re A^H of the gridded residuals into out, in double: with the operator's double
+  // accumulation the sum over chunks is never rounded to float before processes add theirs.
+  void endGrid(std::vector<double>& out) {
+    adjoint_image_.resize(image_.size());
+    op_.endGridDouble(adjoint_image_.data());
+    out.resize(image_.size());
+    for (std::size_t p = 0; p < image_.size(); ++p)
+      out[p] = adjoint_image_[p].real();
   }
 
   void prepareModel(const double* image) {
@@ -293,10 +247,9 @@ class ChunkChi2Term final : public DataTerm {
   DataTotals totals_;
   SumOverProcesses sum_;
   bool exact_ = false;
-  // The adjoint in the model's precision (sharing its plans), or in double for a float model.
-  AdjointSide<T> own_;
-  AdjointSide<double> wide_;
-  std::vector<double> adjoint_;  // Re A^H W (A I - V), summed over processes
+  std::vector<std::complex<T>> residual_;            // W (A I - V) of one chunk
+  std::vector<std::complex<double>> adjoint_image_;  // A^H of the residuals, before Re
+  std::vector<double> adjoint_;                      // Re A^H W (A I - V), summed over processes
   std::vector<std::unique_ptr<imaging::PlannedBlock>> plans_;  // held chunks only
   std::vector<std::complex<T>> image_;
   std::vector<std::complex<T>> model_;

@@ -10,25 +10,15 @@
 
 namespace apertura::rml {
 
-// What the data term needs to know about the whole data set before its first evaluation.
-struct DataTotals {
-  std::size_t valid_samples = 0;  // samples with w > 0
-  double sum_weights = 0.0;
-};
-
 // How a ChunkChi2Term sums (all optional; the defaults are those of the plain factories).
 struct ChunkChi2Options {
   std::optional<DataTotals> totals;  // none: counted in one pass at construction
   // Distributed run: each process holds some of the chunks; the value and the gradient are
   // summed over processes (the totals must then be those of all processes).
   SumOverProcesses sum;
-  // Float operator only (ignored with a double one): grid the weighted residuals with this
-  // double-precision operator (same geometry and operator settings) instead of the float one.
-  // A float grid rounds each chunk's contribution as it is added, so the gradient depends on
-  // how the rows are cut into chunks and split between processes at the 1e-7 level, which 20
-  // L-BFGS iterations amplify to 1e-5 in the model; a double grid removes that dependence. The
-  // model visibilities stay float (degridding reads one grid, the same for any chunking).
-  imaging::ImagingOperator<double>* double_adjoint = nullptr;
+  // (A float operator with OperatorSettings::double_accumulation sums the chunks' gridded
+  // residuals in double, so the gradient does not depend on how rows are cut into chunks or
+  // split between processes beyond the rounding inside each chunk.)
   // Deterministic reduction: every chunk's partial gradient image is formed on its own (one
   // gridding FFT per chunk and evaluation instead of one per evaluation) and the partial images
   // and chi2 values are added exactly (ExactSum), so value and gradient depend only on the

@@ -9,6 +9,12 @@
 
 namespace apertura::rml {
 
+// What a data term needs to know about the whole data set (all processes of a distributed run).
+struct DataTotals {
+  std::size_t valid_samples = 0;  // samples with w > 0
+  double sum_weights = 0.0;
+};
+
 // The chi-squared data term, whatever holds the visibilities: Chi2Term (blocks in memory, any
 // MeasurementOperator) or ChunkChi2Term (chunks held or streamed through the gridder).
 //   chi2(I) = sum_k w_k |(A I)_k - V_k|^2,   grad chi2 = 2 Re A^H W (A I - V),

@@ -37,9 +37,11 @@ void ImagingOperatorAdapter<T>::adjoint(const std::vector<std::vector<Complex>>&
     vis_[b].assign(vis[b].begin(), vis[b].end());
     in.push_back(vis_[b].data());
   }
-  op_.grid(in, weights, image_.data());
-  for (std::size_t p = 0; p < image_.size(); ++p)
-    image[p] = double(image_[p].real());
+  // In double: a distributed run adds the processes' images after this.
+  adjoint_.resize(image_.size());
+  op_.gridDouble(in, weights, adjoint_.data());
+  for (std::size_t p = 0; p < adjoint_.size(); ++p)
+    image[p] = adjoint_[p].real();
 }
 
 template class ImagingOperatorAdapter<float>;

@@ -28,6 +28,7 @@ class ImagingOperatorAdapter final : public MeasurementOperator {
   imaging::ImagingOperator<T>& op_;
   std::vector<std::size_t> sizes_;
   std::vector<std::complex<T>> image_;
+  std::vector<std::complex<double>> adjoint_;  // A^H in double (operator's double accumulation)
   std::vector<std::vector<std::complex<T>>> vis_;
 };
 

@@ -2,10 +2,11 @@
 // RML, restore) on a simulated data set, with the wall time of each stage, the time per RML
 // iteration and the time spent in the reductions (every Communicator::sum) per iteration.
 // Usage: for n in 1 2 4; do mpirun -np $n bench_mpi_scaling [HOURS] [SIZE] [ITERATIONS]
-//   [deterministic]; done
+//   [deterministic] [float-grid]; done
 //   HOURS of a 32-antenna ALMA-like observation at 10 s integrations (default 2: ~1.4e6
 //   visibilities), SIZE^2 image (default 1024), ITERATIONS of L-BFGS (default 10);
-//   "deterministic": the deterministic reduction (exact per-chunk sums, one FFT per chunk).
+//   "deterministic": the deterministic reduction (exact per-chunk sums, one FFT per chunk);
+//   "float-grid": imaging.grid_accumulation float (the default sums the chunks in a double grid).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -90,7 +91,11 @@ int main(int argc, char** argv) {
   const double hours = argc > 1 ? std::atof(argv[1]) : 2.0;
   const int size = argc > 2 ? std::atoi(argv[2]) : 1024;
   const int iterations = argc > 3 ? std::atoi(argv[3]) : 10;
-  const bool deterministic = argc > 4 && std::string(argv[4]) == "deterministic";
+  bool deterministic = false, float_grid = false;
+  for (int a = 4; a < argc; ++a) {
+    deterministic = deterministic || std::string(argv[a]) == "deterministic";
+    float_grid = float_grid || std::string(argv[a]) == "float-grid";
+  }
   engine::MpiCommunicator mpi(deterministic);
   const std::string path = (std::filesystem::temp_directory_path() /
                             ("bench_mpi_scaling_" + std::to_string(hours) + ".ms"))
@@ -114,6 +119,8 @@ int main(int argc, char** argv) {
   s.weighting.scheme = "briggs";
   s.imaging.nx = s.imaging.ny = size;
   s.imaging.threads = 1;  // one core per rank: ranks, not threads, are what scales here
+  if (float_grid)
+    s.imaging.grid_accumulation = "float";
   s.optimizer.max_iterations = iterations;
   s.optimizer.relative_tolerance = 0.0;
   s.optimizer.gradient_tolerance = 0.0;

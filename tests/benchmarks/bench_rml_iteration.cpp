@@ -1,6 +1,7 @@
 // Time of one RML iteration (objective value + gradient, and a full L-BFGS iteration) against one
 // dirty-image pass (grid + degrid, FFTs included) of the CPU gridding operator.
 // Usage: bench_rml_iteration [image_size=1024] [visibilities=1e6] [iterations=5] [float|double]
+//        [grid accumulation of the float data term: double|float (default double, as a project)]
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -31,7 +32,7 @@ double seconds(std::chrono::steady_clock::time_point a) {
 }
 
 template <typename T>
-int run(int n, std::size_t nvis, int iterations) {
+int run(int n, std::size_t nvis, int iterations, bool double_accumulation) {
   const auto geometry = imaging::ImageGeometry::fromCell(n, n, 1.0 / 3600.0 * M_PI / 180.0);
   // Random baselines over 90% of the uv range the image supports, one channel at 1 GHz.
   const std::vector<double> freq = {1.0e9};
@@ -80,7 +81,10 @@ int run(int n, std::size_t nvis, int iterations) {
   }
   const std::vector<VisibilityChunk> chunks{chunk};
   HeldChunks held(chunks);
-  auto data_op = imaging::makeCpuOperator<T>(geometry, settings);
+  imaging::OperatorSettings data_settings = settings;
+  data_settings.double_accumulation = double_accumulation;
+  auto data_op = imaging::makeCpuOperator<T>(geometry, data_settings);
+  std::printf("data term: %s\n", data_op->describe().c_str());
   ObjectiveFunction objective(geometry.numPixels());
   objective.add(makeChunkChi2Term(*data_op, held));
   objective.add(std::make_shared<TotalSquaredVariation>(n, n), {1.0});
@@ -129,7 +133,9 @@ int main(int argc, char** argv) {
   const std::size_t nvis = argc > 2 ? std::size_t(std::atof(argv[2])) : 1000000;
   const int iterations = argc > 3 ? std::max(1, std::atoi(argv[3])) : 5;
   const bool use_double = argc > 4 && std::strcmp(argv[4], "double") == 0;
+  const bool double_accumulation = !(argc > 5 && std::strcmp(argv[5], "float") == 0);
   std::printf("RML iteration benchmark: image %dx%d, %zu visibilities, operator in %s\n", n, n,
               nvis, use_double ? "double" : "float");
-  return use_double ? run<double>(n, nvis, iterations) : run<float>(n, nvis, iterations);
+  return use_double ? run<double>(n, nvis, iterations, true)
+                    : run<float>(n, nvis, iterations, double_accumulation);
 }

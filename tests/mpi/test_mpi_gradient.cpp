@@ -1,10 +1,12 @@
 // The distributed data term on its own (run by mpirun with 1, 2 and 3 ranks): chi2 and its
 // gradient at a fixed, non-trivial image, summed over the ranks that each hold a share of the
 // rows, equal the single-process value and gradient (every rank also evaluates the whole data set
-// alone). Float operator: within 1e-6 relative (measured 3-4e-7: float rounding of another
-// summation order); float model with the residuals gridded in double, and double operator: within
-// 1e-12. The cause of the float differences shows in one process: other chunk sizes change a
-// float-gridded gradient as much, a double-gridded one not at all. With exact per-chunk sums
+// alone). Float operator summing into a float grid: within 1e-6 relative (measured 3-4e-7: float
+// rounding of another summation order); float operator summing into a double grid: within 1e-9
+// (measured 1.3e-10: only the float sums inside the chunks at the ranks' boundaries differ);
+// double operator: within 1e-12. The cause of the float differences shows in one process: other
+// chunk sizes change a float-accumulated gradient as much, a double-accumulated one over a
+// hundred times less. With exact per-chunk sums
 // (the deterministic reduction) and rows split at chunk boundaries, every rank count gives the
 // single-process value and gradient bit for bit. Relative differences are ||a - b||_2 / ||b||_2
 // over the pixels and max|a - b| / max|b| (both are checked: the first weighs every pixel, the
@@ -70,9 +72,9 @@ std::vector<double> fixedImage() {
 
 // How the data term is built: its operator's precision and its summation.
 struct Mode {
-  bool single = true;           // float operator
-  bool double_adjoint = false;  // float operator, residuals gridded in double
-  bool exact = false;           // per-chunk partials summed exactly (deterministic reduction)
+  bool single = true;                // float operator
+  bool double_accumulation = false;  // float operator summing the chunks in a double grid
+  bool exact = false;                // per-chunk partials summed exactly (deterministic reduction)
 };
 
 // Reads `range` (all rows when none) in chunks of `chunk_rows` and evaluates the data term at
@@ -105,12 +107,8 @@ Evaluation evaluate(const std::string& path, std::optional<RowRange> range,
   imaging::OperatorSettings settings;
   settings.threads = 1;
   const auto geometry = imaging::ImageGeometry::fromCell(kSide, kSide, 0.1 * kArcsec);
+  settings.double_accumulation = mode.double_accumulation;
   auto op = imaging::makeCpuOperator<T>(geometry, settings);
-  std::unique_ptr<imaging::ImagingOperator<double>> wide;
-  if (mode.double_adjoint) {
-    wide = imaging::makeCpuOperator<double>(geometry, settings);
-    options.double_adjoint = wide.get();
-  }
   auto term = rml::makeChunkChi2Term(*op, held, options);
   Evaluation e;
   const std::vector<double> image = fixedImage();
@@ -169,20 +167,20 @@ class TestMpiGradient : public QObject {
 
   void summedGradientEqualsSingleProcess_data() {
     QTest::addColumn<bool>("single");
-    QTest::addColumn<bool>("double_adjoint");
+    QTest::addColumn<bool>("double_accumulation");
     QTest::addColumn<double>("tolerance");
     // Float grids: another summation order rounds differently (about 3e-7 relative).
     QTest::newRow("float") << true << false << 1e-6;
-    // Float model, double adjoint: the order no longer shows beyond double rounding.
-    QTest::newRow("float, double adjoint") << true << true << 1e-12;
+    // Float tiles added into a double grid: only the chunks cut at the ranks' boundaries differ.
+    QTest::newRow("float, double accumulation") << true << true << 1e-9;
     QTest::newRow("double") << false << false << 1e-12;
   }
 
   void summedGradientEqualsSingleProcess() {
     QFETCH(bool, single);
-    QFETCH(bool, double_adjoint);
+    QFETCH(bool, double_accumulation);
     QFETCH(double, tolerance);
-    const Mode mode{single, double_adjoint, false};
+    const Mode mode{single, double_accumulation, false};
     ReadOptions o;
     o.chunk_rows = 64;
     const RowRange mine = engine::balancedRowRangeForRank(path_, o, comm_);
@@ -203,9 +201,9 @@ class TestMpiGradient : public QObject {
   }
 
   // The cause of the float differences: in one process, cutting the rows into other chunks
-  // changes a float-gridded gradient as much as splitting them over ranks does; gridding the
-  // residuals in double removes the dependence.
-  void doubleAdjointDoesNotDependOnChunking() {
+  // changes a float-accumulated gradient as much as splitting them over ranks does; summing the
+  // chunks in a double grid leaves only the float sums inside each chunk.
+  void doubleAccumulationHardlyDependsOnChunking() {
     const Mode plain{true, false, false}, wide{true, true, false};
     const double plain_change =
         normRelative(evaluateIn(plain, path_, std::nullopt, nullptr, 50).gradient,
@@ -218,23 +216,24 @@ class TestMpiGradient : public QObject {
         "grid)",
         plain_change, wide_change);
     QVERIFY(plain_change > 1e-8);
-    QVERIFY(wide_change < 1e-12);
+    QVERIFY(wide_change < 1e-8);
+    QVERIFY(wide_change < plain_change / 100.0);
   }
 
   // The deterministic reduction: with the rows split at chunk boundaries, any number of ranks
   // gives the single-process value and gradient bit for bit.
   void exactChunkSumsAreBitwiseEqual_data() {
     QTest::addColumn<bool>("single");
-    QTest::addColumn<bool>("double_adjoint");
+    QTest::addColumn<bool>("double_accumulation");
     QTest::newRow("float") << true << false;
-    QTest::newRow("float, double adjoint") << true << true;
+    QTest::newRow("float, double accumulation") << true << true;
     QTest::newRow("double") << false << false;
   }
 
   void exactChunkSumsAreBitwiseEqual() {
     QFETCH(bool, single);
-    QFETCH(bool, double_adjoint);
-    const Mode mode{single, double_adjoint, true};
+    QFETCH(bool, double_accumulation);
+    const Mode mode{single, double_accumulation, true};
     ReadOptions o;
     o.chunk_rows = 64;
     const RowRange mine = engine::chunkAlignedRowRangeForRank(path_, o, comm_);
@@ -248,11 +247,11 @@ class TestMpiGradient : public QObject {
                         alone.gradient.size() * sizeof(double)) == 0);
     // And it is the sum the plain term forms, to its rounding.
     const Evaluation plain =
-        evaluateIn({single, double_adjoint, false}, path_, std::nullopt, nullptr);
+        evaluateIn({single, double_accumulation, false}, path_, std::nullopt, nullptr);
     const double norm = normRelative(alone.gradient, plain.gradient);
     qInfo("rank %d of %d: exact chunk sums differ from one grid by %.2e (norm)", comm_.rank(),
           comm_.size(), norm);
-    QVERIFY(norm < (single && !double_adjoint ? 1e-5 : 1e-12));
+    QVERIFY(norm < (single && !double_accumulation ? 1e-5 : 1e-12));
   }
 };
 

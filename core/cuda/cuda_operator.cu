@@ -183,8 +183,9 @@ class CudaOperator final : public imaging::ImagingOperator<T> {
     upload(image_.data(), image, config_.geometry.numPixels() * sizeof(DC));
     check(cudaMemsetAsync(grid_.data(), 0, std::size_t(nu_) * nv_ * sizeof(DC), stream_),
           "cudaMemset (grid)");
-    imageToGridKernel<T><<<launchBlocks(config_.geometry.numPixels()), threads(), 0, stream_>>>(
-        nx, ny, nu_, nv_, image_.data(), corr_x_.data(), corr_y_.data(), grid_.data());
+    correctionKernel<T, true>
+        <<<launchBlocks(config_.geometry.numPixels()), threads(), 0, stream_>>>(
+            nx, ny, nu_, nv_, image_.data(), corr_x_.data(), corr_y_.data(), grid_.data());
     check(cudaGetLastError(), "image-to-grid kernel launch");
     checkFft(Fft<T>::exec(plan_, grid_.data(), CUFFT_FORWARD), "forward FFT");
   }
@@ -306,8 +307,9 @@ class CudaOperator final : public imaging::ImagingOperator<T> {
   void gridToImage(DeviceArray<DC>& source, Complex* image) {
     const int nx = config_.geometry.nx, ny = config_.geometry.ny;
     checkFft(Fft<T>::exec(plan_, source.data(), CUFFT_INVERSE), "inverse FFT");
-    gridToImageKernel<T><<<launchBlocks(config_.geometry.numPixels()), threads(), 0, stream_>>>(
-        nx, ny, nu_, nv_, source.data(), corr_x_.data(), corr_y_.data(), image_.data());
+    correctionKernel<T, false>
+        <<<launchBlocks(config_.geometry.numPixels()), threads(), 0, stream_>>>(
+            nx, ny, nu_, nv_, source.data(), corr_x_.data(), corr_y_.data(), image_.data());
     check(cudaGetLastError(), "grid-to-image kernel launch");
     download(image, image_.data(), config_.geometry.numPixels() * sizeof(DC));
   }

@@ -78,37 +78,23 @@ __global__ void gridKernel(DeviceKernelParams k, SampleArgs s,
                                vis[i].x * w, vis[i].y * w, grid, AtomicAdd{});
 }
 
-// Corrected image into the (zeroed) grid.
-template <typename T>
-__global__ void imageToGridKernel(int nx, int ny, int nu, int nv,
-                                  const typename DeviceComplex<T>::type* __restrict__ image,
-                                  const T* __restrict__ corr_x, const T* __restrict__ corr_y,
-                                  typename DeviceComplex<T>::type* __restrict__ grid) {
+// The gridding correction between the image's pixels and their grid cells: image into the
+// (zeroed) grid when ToGrid, else grid into image.
+template <typename T, bool ToGrid>
+__global__ void correctionKernel(int nx, int ny, int nu, int nv,
+                                 const typename DeviceComplex<T>::type* __restrict__ from,
+                                 const T* __restrict__ corr_x, const T* __restrict__ corr_y,
+                                 typename DeviceComplex<T>::type* __restrict__ to) {
   const unsigned long long p = threadIndex();
   if (p >= static_cast<unsigned long long>(nx) * ny)
     return;
   const int iy = int(p / nx), ix = int(p - static_cast<unsigned long long>(iy) * nx);
+  const unsigned long long cell = imaging::devicePixelCell(ix, iy, nx, ny, nu, nv);
   const T corr = corr_y[iy] * corr_x[ix];
-  typename DeviceComplex<T>::type z = image[p];
+  typename DeviceComplex<T>::type z = from[ToGrid ? p : cell];
   z.x *= corr;
   z.y *= corr;
-  grid[imaging::devicePixelCell(ix, iy, nx, ny, nu, nv)] = z;
-}
-
-template <typename T>
-__global__ void gridToImageKernel(int nx, int ny, int nu, int nv,
-                                  const typename DeviceComplex<T>::type* __restrict__ grid,
-                                  const T* __restrict__ corr_x, const T* __restrict__ corr_y,
-                                  typename DeviceComplex<T>::type* __restrict__ image) {
-  const unsigned long long p = threadIndex();
-  if (p >= static_cast<unsigned long long>(nx) * ny)
-    return;
-  const int iy = int(p / nx), ix = int(p - static_cast<unsigned long long>(iy) * nx);
-  const T corr = corr_y[iy] * corr_x[ix];
-  typename DeviceComplex<T>::type z = grid[imaging::devicePixelCell(ix, iy, nx, ny, nu, nv)];
-  z.x *= corr;
-  z.y *= corr;
-  image[p] = z;
+  to[ToGrid ? cell : p] = z;
 }
 
 // cuFFT's single and double precision entry points.

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <thread>
 
+#include "core/rml/lbfgs_history.h"
+
 namespace apertura::engine {
 namespace {
 
@@ -24,29 +26,43 @@ std::string size(std::uint64_t bytes) {
 
 }  // namespace
 
+std::uint64_t historyMemoryBytes(const project::OptimizerSettings& o) {
+  return o.history_memory_gb ? static_cast<std::uint64_t>(*o.history_memory_gb * double(1ull << 30))
+                             : 0;
+}
+
 OptimizerMemory optimizerMemory(const project::ProjectSettings& s, std::uint64_t pixels) {
   const auto& o = s.optimizer;
-  // L-BFGS working vectors: projected gradient, direction, s, y, trial point and its gradient.
-  constexpr std::uint64_t kLbfgsWork = 6;
-  // The history's pairs (and the mapped spilled pair) are in double or float, the rest double.
+  // L-BFGS working vectors besides the model and the gradient: the line search's trial point and
+  // its gradient (double), and the direction (the projected gradient is formed in it, and s and y
+  // straight in the history's slots).
+  constexpr std::uint64_t kLbfgsDoubleWork = 2;
+  // The history's pairs (and the mapped spilled pair) and the direction are in double or float.
   const auto lbfgs = [&](std::uint64_t m, std::uint64_t resident, std::uint64_t element) {
     OptimizerMemory mem;
     resident = std::min(m, std::max<std::uint64_t>(1, resident));
     // Streaming maps one spilled (s, y) pair at a time: resident while it is read.
     const std::uint64_t history_vectors = 2 * resident + (resident < m ? 2 : 0);
-    mem.ram_vectors = history_vectors + kLbfgsWork;
-    mem.ram_bytes = (history_vectors * element + kLbfgsWork * sizeof(double)) * pixels;
+    mem.ram_vectors = history_vectors + 1 + kLbfgsDoubleWork;
+    mem.ram_bytes = ((history_vectors + 1) * element + kLbfgsDoubleWork * sizeof(double)) * pixels;
     mem.spill_bytes = 2 * (m - resident) * pixels * element;
     return mem;
   };
   OptimizerMemory mem;
   if (o.method == "lbfgs") {
+    // The pairs in RAM as the history itself decides them (limit, or memory threshold).
+    rml::LbfgsHistoryOptions history;
+    history.max_corrections = o.history;
+    history.in_memory_limit = o.in_memory_limit.value_or(0);
+    history.memory_threshold_bytes = historyMemoryBytes(o);
+    history.float_storage = o.history_precision == "float";
     const auto m = static_cast<std::uint64_t>(std::max(1, o.history));
-    return lbfgs(m, o.in_memory_limit ? static_cast<std::uint64_t>(*o.in_memory_limit) : m,
-                 o.history_precision == "float" ? sizeof(float) : sizeof(double));
+    const auto resident =
+        static_cast<std::uint64_t>(rml::LbfgsHistory::residentPairs(pixels, history));
+    return lbfgs(m, resident, history.float_storage ? sizeof(float) : sizeof(double));
   }
   if (o.method == "fista") {
-    mem.ram_vectors = 5;  // extrapolated point, its gradient, prox input and output, previous x
+    mem.ram_vectors = 4;  // extrapolated point, its gradient, prox input and output
   } else if (o.method == "sdmm") {
     // Per function (the smooth part, each regularizer, positivity): y_i and z_i; plus the prox
     // input, the warm start, and the inner L-BFGS (default history 10, all in RAM) of the smooth
@@ -56,7 +72,7 @@ OptimizerMemory optimizerMemory(const project::ProjectSettings& s, std::uint64_t
       functions += r.lambda != 0.0 ? 1 : 0;
     mem.ram_vectors = 2 * functions + 2 + lbfgs(10, 10, sizeof(double)).ram_vectors;
   } else {
-    mem.ram_vectors = 4;  // nonlinear CG: direction, y = g1 - g0, trial point and its gradient
+    mem.ram_vectors = 3;  // nonlinear CG: direction, trial point and its gradient
   }
   mem.ram_bytes = mem.ram_vectors * pixels * sizeof(double);
   return mem;
@@ -95,8 +111,10 @@ MemoryEstimate estimateMemory(const project::ProjectSettings& s, const DataVolum
                           ? im.threads
                           : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
   // Two grids (the model's transform, and the one the data term's residuals are gridded into,
-  // tiles combined), a real weight grid for uniform/Briggs, and a 64x64 tile buffer per thread.
-  e.grid_bytes = padded(im.nx) * padded(im.ny) * (2 * complex_size + 4) +
+  // tiles combined: double with float precision and grid_accumulation double), a real weight
+  // grid for uniform/Briggs, and a 64x64 tile buffer per thread.
+  const std::uint64_t accumulator_size = im.grid_accumulation == "double" ? 16 : complex_size;
+  e.grid_bytes = padded(im.nx) * padded(im.ny) * (complex_size + accumulator_size + 4) +
                  static_cast<std::uint64_t>(threads) * 64 * 64 * complex_size;
   // Every image buffer and the optimizer's vectors hold all planes of a cube.
   const std::uint64_t planes = imagePlanes(s, data);

@@ -51,6 +51,8 @@ struct OptimizerMemory {
   std::uint64_t spill_bytes = 0;
 };
 OptimizerMemory optimizerMemory(const project::ProjectSettings& settings, std::uint64_t pixels);
+// optimizer.history_memory_gb in bytes (0: no limit), as the L-BFGS history takes it.
+std::uint64_t historyMemoryBytes(const project::OptimizerSettings& optimizer);
 
 // `machine_bytes` is the physical memory, used when the budget is "auto" (half of it).
 MemoryEstimate estimateMemory(const project::ProjectSettings& settings, const DataVolume& data,

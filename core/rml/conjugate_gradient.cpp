@@ -31,31 +31,54 @@ std::string toString(CgBeta beta) {
 
 namespace {
 
+// The dot products the beta rules need, with y = g1 - g0 formed on the fly (no image-sized
+// buffer). Each sum runs in index order, as separate dot() calls over a stored y would.
+struct BetaProducts {
+  double g0g0 = 0.0;
+  double g1g1 = 0.0;
+  double dy = 0.0;
+  double g1y = 0.0;
+  double yy = 0.0;
+  double dg1 = 0.0;
+  double dd = 0.0;
+};
+
+BetaProducts betaProducts(const Vector& g0, const Vector& g1, const Vector& d) {
+  BetaProducts p;
+  for (std::size_t i = 0; i < g0.size(); ++i) {
+    const double y = g1[i] - g0[i];
+    p.g0g0 += g0[i] * g0[i];
+    p.g1g1 += g1[i] * g1[i];
+    p.dy += d[i] * y;
+    p.g1y += g1[i] * y;
+    p.yy += y * y;
+    p.dg1 += d[i] * g1[i];
+    p.dd += d[i] * d[i];
+  }
+  return p;
+}
+
 // beta from the old gradient g0, the new one g1 and the old direction d.
-// `y` is a reused work buffer (g1 - g0 on return).
-double computeBeta(CgBeta rule, const Vector& g0, const Vector& g1, const Vector& d, Vector& y) {
-  y.assign(g1.begin(), g1.end());
-  detail::axpy(-1.0, g0, y);
-  const double g0g0 = dot(g0, g0);
-  const double g1g1 = dot(g1, g1);
-  const double dy = dot(d, y);
+double computeBeta(CgBeta rule, const Vector& g0, const Vector& g1, const Vector& d) {
+  const BetaProducts p = betaProducts(g0, g1, d);
+  const double dy = p.dy;
   switch (rule) {
     case CgBeta::FletcherReeves:
-      return g1g1 / g0g0;
+      return p.g1g1 / p.g0g0;
     case CgBeta::PolakRibiere:
-      return dot(g1, y) / g0g0;
+      return p.g1y / p.g0g0;
     case CgBeta::PolakRibierePlus:
-      return std::max(0.0, dot(g1, y) / g0g0);
+      return std::max(0.0, p.g1y / p.g0g0);
     case CgBeta::HestenesStiefel:
-      return dy != 0.0 ? dot(g1, y) / dy : 0.0;
+      return dy != 0.0 ? p.g1y / dy : 0.0;
     case CgBeta::DaiYuan:
-      return dy != 0.0 ? g1g1 / dy : 0.0;
+      return dy != 0.0 ? p.g1g1 / dy : 0.0;
     case CgBeta::HagerZhang: {
       if (dy == 0.0)
         return 0.0;
       // beta = (y - 2 d |y|^2 / d.y) . g1 / d.y, bounded below by -1 / (|d| min(0.01, |g0|)).
-      const double beta = (dot(y, g1) - 2.0 * dot(y, y) * dot(d, g1) / dy) / dy;
-      const double eta = -1.0 / (detail::norm(d) * std::min(0.01, std::sqrt(g0g0)));
+      const double beta = (p.g1y - 2.0 * p.yy * p.dg1 / dy) / dy;
+      const double eta = -1.0 / (std::sqrt(p.dd) * std::min(0.01, std::sqrt(p.g0g0)));
       return std::max(beta, eta);
     }
   }
@@ -71,8 +94,9 @@ OptimizerResult minimizeConjugateGradient(DifferentiableFunction& f, Vector x0,
   OptimizerResult result;
   result.x = std::move(x0);
   Vector& x = result.x;
-  // Image-sized buffers are allocated once here and reused by every iteration.
-  Vector g(x.size()), y(x.size());
+  // Image-sized buffers are allocated once here and reused by every iteration: the gradient, the
+  // direction and the trial point with its gradient (y = g1 - g0 is never stored).
+  Vector g(x.size());
   double fx = f.evaluate(x.data(), g.data());
   result.evaluations = 1;
   Vector d = g;
@@ -116,8 +140,7 @@ OptimizerResult minimizeConjugateGradient(DifferentiableFunction& f, Vector x0,
       break;
     }
     const Vector& g_new = trial.gradient();
-    const double beta =
-        ++since_restart >= restart ? 0.0 : computeBeta(settings.beta, g, g_new, d, y);
+    const double beta = ++since_restart >= restart ? 0.0 : computeBeta(settings.beta, g, g_new, d);
     if (beta == 0.0)
       since_restart = 0;
     for (std::size_t i = 0; i < d.size(); ++i)

@@ -70,7 +70,10 @@ OptimizerResult minimizeFista(DifferentiableFunction& smooth,
     projectNonNegative(x);
   double fx = smooth.evaluate(x.data(), nullptr) + nonsmooth(x);
   result.evaluations = 1;
-  Vector y = x, gy(n), p(n), v(n), x_previous = x;
+  // Image-sized buffers, allocated once: the extrapolated point, its gradient, the prox input and
+  // its output p (the new iterate, swapped into x; the previous x then waits in p until the
+  // next prox overwrites it).
+  Vector y = x, gy(n), p(n), v(n);
   double lipschitz = settings.initial_lipschitz;
   double t = 1.0;
   IterationMonitor monitor(settings.stop, &smooth);
@@ -108,12 +111,11 @@ OptimizerResult minimizeFista(DifferentiableFunction& smooth,
       mapping += (p[k] - y[k]) * (p[k] - y[k]);
     mapping = lipschitz * std::sqrt(mapping);
 
-    x_previous.swap(x);
-    x = p;
     const double t_next = 0.5 * (1.0 + std::sqrt(1.0 + 4.0 * t * t));
     const double momentum = (t - 1.0) / t_next;
     for (std::size_t k = 0; k < n; ++k)
-      y[k] = x[k] + momentum * (x[k] - x_previous[k]);
+      y[k] = p[k] + momentum * (p[k] - x[k]);
+    x.swap(p);
     t = t_next;
 
     const double previous = fx;

@@ -14,22 +14,41 @@ namespace {
 
 using detail::dot;
 
-// Gradient with the held (active) pixels zeroed: pixels at the bound pushed outwards.
-void projectedGradient(const Vector& x, const Vector& g, bool positivity, Vector& pg) {
-  pg.assign(g.begin(), g.end());
-  if (positivity) {
-    for (std::size_t i = 0; i < x.size(); ++i) {
-      if (x[i] <= 0.0 && g[i] >= 0.0)
-        pg[i] = 0.0;
-    }
-  }
+// Pixels held in projected L-BFGS: at the bound with the gradient pushing them outwards. They are
+// removed from the two-loop recursion and from the step.
+bool held(bool positivity, double x, double g) {
+  return positivity && x <= 0.0 && g >= 0.0;
 }
 
-}  // namespace
+// d = sign * P g, the projected gradient (held pixels zeroed) formed straight into the direction
+// buffer; returns |P g| (accumulated in double from the unrounded values).
+template <typename D>
+double projectedGradient(const Vector& x, const Vector& g, bool positivity, double sign,
+                         std::vector<D>& d) {
+  double norm2 = 0.0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const double pg = held(positivity, x[i], g[i]) ? 0.0 : g[i];
+    norm2 += pg * pg;
+    d[i] = D(sign * pg);
+  }
+  return std::sqrt(norm2);
+}
 
-OptimizerResult minimizeLbfgs(DifferentiableFunction& f, Vector x0, const LbfgsSettings& settings) {
-  if (x0.size() != f.dimension())
-    throw std::invalid_argument("L-BFGS: x0 has the wrong size");
+// |P g| without storing P g.
+double projectedGradientNorm(const Vector& x, const Vector& g, bool positivity) {
+  double norm2 = 0.0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const double pg = held(positivity, x[i], g[i]) ? 0.0 : g[i];
+    norm2 += pg * pg;
+  }
+  return std::sqrt(norm2);
+}
+
+// The iteration, with the direction d stored in D: double, or float with float pairs (whose
+// two-loop recursion yields a direction accurate to float only). The iterate, the gradient and
+// the trial point stay double: the line search compares values that differ by 1e-10 relative.
+template <typename D>
+OptimizerResult run(DifferentiableFunction& f, Vector x0, const LbfgsSettings& settings) {
   const std::size_t n = x0.size();
   OptimizerResult result;
   result.x = std::move(x0);
@@ -37,8 +56,11 @@ OptimizerResult minimizeLbfgs(DifferentiableFunction& f, Vector x0, const LbfgsS
   if (settings.positivity)
     projectNonNegative(x);
   // Every image-sized buffer (the history's too) is allocated here, once, and reused: memory does
-  // not grow with the number of iterations.
-  Vector g(n), pg(n), d(n), s(n), y(n);
+  // not grow with the number of iterations. Besides x and g there are only the direction and the
+  // trial point with its gradient: the projected gradient is formed in d, and s and y straight in
+  // the history's slot.
+  Vector g(n);
+  std::vector<D> d(n);
   double fx = f.evaluate(x.data(), g.data());
   result.evaluations = 1;
   LbfgsHistoryOptions history_options;
@@ -48,7 +70,7 @@ OptimizerResult minimizeLbfgs(DifferentiableFunction& f, Vector x0, const LbfgsS
   history_options.scratch_dir = settings.scratch_dir;
   history_options.float_storage = settings.float_history;
   LbfgsHistory history(n, history_options);  // removes its spill files however the run ends
-  detail::TrialPoint trial(f, x, d);
+  detail::TrialPoint<D> trial(f, x, d);
   IterationMonitor monitor(settings.stop, &f);
 
   for (int iteration = 1;; ++iteration) {
@@ -56,24 +78,25 @@ OptimizerResult minimizeLbfgs(DifferentiableFunction& f, Vector x0, const LbfgsS
       result.reason = *stop;
       break;
     }
-    projectedGradient(x, g, settings.positivity, pg);
-    history.direction(pg, d);
-    for (std::size_t i = 0; i < d.size(); ++i) {
-      if (pg[i] == 0.0 && settings.positivity && x[i] <= 0.0)
-        d[i] = 0.0;
+    const double pg_norm = projectedGradient(x, g, settings.positivity, 1.0, d);
+    history.direction(d);
+    if (settings.positivity) {
+      for (std::size_t i = 0; i < n; ++i) {
+        if (held(true, x[i], g[i]))
+          d[i] = D(0.0);
+      }
     }
     double gtd = dot(g, d);
     if (!(gtd < 0.0)) {  // not a descent direction: restart from steepest descent
       history.clear();
-      for (std::size_t i = 0; i < n; ++i)
-        d[i] = -pg[i];
+      projectedGradient(x, g, settings.positivity, -1.0, d);
       gtd = dot(g, d);
     }
     if (!(gtd < 0.0)) {
       result.reason = StopReason::GradientNorm;
       break;
     }
-    const double initial = history.empty() ? std::min(1.0, 1.0 / detail::norm(pg)) : 1.0;
+    const double initial = history.empty() ? std::min(1.0, 1.0 / pg_norm) : 1.0;
 
     const int evaluations_before = trial.evaluations();
     LineSearchResult ls;
@@ -85,7 +108,7 @@ OptimizerResult minimizeLbfgs(DifferentiableFunction& f, Vector x0, const LbfgsS
       Vector& xt = trial.x();
       for (int k = 0; k < settings.line_search.max_evaluations; ++k, a *= 0.5) {
         for (std::size_t i = 0; i < xt.size(); ++i)
-          xt[i] = std::max(0.0, x[i] + a * d[i]);
+          xt[i] = std::max(0.0, x[i] + a * double(d[i]));
         ls.value = f.evaluate(xt.data(), trial.gradient().data());
         ++ls.evaluations;
         double decrease = 0.0;  // g . (x(a) - x)
@@ -105,23 +128,15 @@ OptimizerResult minimizeLbfgs(DifferentiableFunction& f, Vector x0, const LbfgsS
       result.reason = StopReason::LineSearchFailed;
       break;
     }
-    const Vector& xt = trial.x();
-    const Vector& gt = trial.gradient();
-    for (std::size_t i = 0; i < n; ++i) {
-      s[i] = xt[i] - x[i];
-      y[i] = gt[i] - g[i];
-    }
-    const double sy = dot(s, y);
-    if (sy > 1e-12 * detail::norm(s) * detail::norm(y))
-      history.push(s, y);
+    // s = xt - x and y = gt - g, kept when they meet the curvature condition.
+    history.push(trial.x(), x, trial.gradient(), g);
     // The trial buffers are overwritten by the next line search: swap instead of copying.
     x.swap(trial.x());
     g.swap(trial.gradient());
     const double previous = fx;
     fx = ls.value;
     result.iterations = iteration;
-    projectedGradient(x, g, settings.positivity, pg);
-    const double gnorm = detail::norm(pg);
+    const double gnorm = projectedGradientNorm(x, g, settings.positivity);
     if (auto stop = monitor.finishIteration(iteration, previous, fx, ls.alpha, gnorm, evaluations,
                                             f.lastTermValues())) {
       result.reason = *stop;
@@ -130,6 +145,16 @@ OptimizerResult minimizeLbfgs(DifferentiableFunction& f, Vector x0, const LbfgsS
   }
   result.objective = fx;
   return result;
+}
+
+}  // namespace
+
+OptimizerResult minimizeLbfgs(DifferentiableFunction& f, Vector x0, const LbfgsSettings& settings) {
+  if (x0.size() != f.dimension())
+    throw std::invalid_argument("L-BFGS: x0 has the wrong size");
+  if (settings.float_history)
+    return run<float>(f, std::move(x0), settings);
+  return run<double>(f, std::move(x0), settings);
 }
 
 }  // namespace apertura::rml

@@ -15,7 +15,7 @@ struct LbfgsSettings {
   int in_memory_limit = 0;
   std::uint64_t memory_threshold_bytes = 0;
   std::string scratch_dir;         // empty: $TMPDIR, else /tmp
-  bool float_history = false;      // store the pairs in float: half the RAM and spill
+  bool float_history = false;      // pairs and direction in float: half the RAM and spill
   LineSearchSettings line_search;  // used without positivity (strong Wolfe by default)
   // Projected L-BFGS: pixels at 0 whose gradient pushes them negative are held (removed from the
   // two-loop recursion) and steps are projected onto x >= 0 with Armijo backtracking on the

@@ -7,11 +7,12 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
+#include <type_traits>
 
-#include "core/rml/detail/vector_math.h"
 #include "core/util/input_error.h"
 
 namespace apertura::rml {
@@ -110,13 +111,14 @@ class LbfgsHistory::SpillFile {
 
 namespace {
 
-// The two-loop recursion's kernels on a stored vector of T (double or float), accumulating in
-// double. Resident and spilled pairs go through the same kernels: identical arithmetic.
-template <typename T>
-double dotWith(const T* a, const Vector& b) {
+// The two-loop recursion's kernels on a stored vector of T (double or float) and a direction of
+// D (double or float), accumulating in double. Resident and spilled pairs go through the same
+// kernels: identical arithmetic.
+template <typename T, typename D>
+double dotWith(const T* a, const std::vector<D>& b) {
   double s = 0.0;
   for (std::size_t i = 0; i < b.size(); ++i)
-    s += double(a[i]) * b[i];
+    s += double(a[i]) * double(b[i]);
   return s;
 }
 template <typename T>
@@ -126,11 +128,50 @@ double dotStored(const T* a, const T* b, std::size_t n) {
     s += double(a[i]) * double(b[i]);
   return s;
 }
-// y += a x
-template <typename T>
-void axpyFrom(double a, const T* x, Vector& y) {
-  for (std::size_t i = 0; i < y.size(); ++i)
-    y[i] += a * double(x[i]);
+// y += a x, or y = -(y + a x) for the recursion's last step (the direction is -H q).
+template <bool kNegate, typename T, typename D>
+void axpyFrom(double a, const T* x, std::vector<D>& y) {
+  for (std::size_t i = 0; i < y.size(); ++i) {
+    const double v = double(y[i]) + a * double(x[i]);
+    y[i] = D(kNegate ? -v : v);
+  }
+}
+
+// s = x_new - x and y = g_new - g in double: their dot products (each accumulated in index order,
+// as separate dot() calls would) and, when kStore, s and y rounded to T into (s_out, y_out) with
+// the dot product of the rounded pair (float pairs take rho from it, so the stored curvature
+// information is self-consistent).
+struct Differences {
+  double sy = 0.0;
+  double ss = 0.0;
+  double yy = 0.0;
+  double stored_sy = 0.0;
+};
+template <typename T, bool kStore>
+Differences differences(const Vector& x_new, const Vector& x, const Vector& g_new, const Vector& g,
+                        T* s_out, T* y_out) {
+  Differences r;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const double s = x_new[i] - x[i];
+    const double y = g_new[i] - g[i];
+    r.sy += s * y;
+    r.ss += s * s;
+    r.yy += y * y;
+    if constexpr (kStore) {
+      s_out[i] = T(s);
+      y_out[i] = T(y);
+      if constexpr (std::is_same_v<T, float>)
+        r.stored_sy += double(s_out[i]) * double(y_out[i]);
+    }
+  }
+  if constexpr (!std::is_same_v<T, float>)
+    r.stored_sy = r.sy;
+  return r;
+}
+
+// The dot products only (the pair is judged before a slot is given up for it).
+Differences measure(const Vector& x_new, const Vector& x, const Vector& g_new, const Vector& g) {
+  return differences<double, false>(x_new, x, g_new, g, nullptr, nullptr);
 }
 
 }  // namespace
@@ -232,48 +273,73 @@ void LbfgsHistory::spillOldestResident() {
   // The slot's vectors stay allocated: push() reuses them for the new pair.
 }
 
-void LbfgsHistory::push(Vector& s, Vector& y) {
-  if (size_ == capacity_) {  // drop the oldest pair
-    if (spilled_count_ > 0) {
-      spilled_oldest_ = (spilled_oldest_ + 1) % spillCapacity();
-      --spilled_count_;
-    } else {
-      resident_oldest_ = (resident_oldest_ + 1) % resident_capacity_;
-      --resident_count_;
+LbfgsHistory::Pair& LbfgsHistory::nextSlot() {
+  return resident_[std::size_t((resident_oldest_ + resident_count_) % resident_capacity_)];
+}
+
+LbfgsHistory::PushResult LbfgsHistory::push(const Vector& x_new, const Vector& x,
+                                            const Vector& g_new, const Vector& g) {
+  // A free slot takes the pair in one pass. Otherwise the pair is judged first (one pass over the
+  // four vectors), and only a kept pair drops or spills the oldest one and is stored (a second
+  // pass): a rejected pair changes nothing, in RAM or on disk.
+  const bool free_slot = size_ < capacity_ && resident_count_ < resident_capacity_;
+  const auto store = [&](Pair& slot) {
+    return float_ ? differences<float, true>(x_new, x, g_new, g, slot.fs.data(), slot.fy.data())
+                  : differences<double, true>(x_new, x, g_new, g, slot.s.data(), slot.y.data());
+  };
+  Differences diff = free_slot ? store(nextSlot()) : measure(x_new, x, g_new, g);
+  PushResult result;
+  result.sy = diff.sy;
+  result.s_norm = std::sqrt(diff.ss);
+  result.y_norm = std::sqrt(diff.yy);
+  result.accepted = diff.sy > 1e-12 * result.s_norm * result.y_norm;
+  if (!result.accepted)
+    return result;
+  if (!free_slot) {
+    if (size_ == capacity_) {  // drop the oldest pair
+      if (spilled_count_ > 0) {
+        spilled_oldest_ = (spilled_oldest_ + 1) % spillCapacity();
+        --spilled_count_;
+      } else {
+        resident_oldest_ = (resident_oldest_ + 1) % resident_capacity_;
+        --resident_count_;
+      }
+      --size_;
     }
-    --size_;
+    if (resident_count_ == resident_capacity_)
+      spillOldestResident();
+    diff.stored_sy = store(nextSlot()).stored_sy;
   }
-  if (resident_count_ == resident_capacity_)
-    spillOldestResident();
-  Pair& slot = resident_[std::size_t((resident_oldest_ + resident_count_) % resident_capacity_)];
-  if (float_) {
-    // rho from the rounded pair, so the stored curvature information is self-consistent.
-    for (std::size_t i = 0; i < n_; ++i) {
-      slot.fs[i] = float(s[i]);
-      slot.fy[i] = float(y[i]);
-    }
-    slot.rho = 1.0 / dotStored(slot.fs.data(), slot.fy.data(), n_);
-  } else {
-    slot.rho = 1.0 / detail::dot(s, y);
-    slot.s.swap(s);
-    slot.y.swap(y);
-  }
+  nextSlot().rho = 1.0 / diff.stored_sy;
   ++resident_count_;
   ++size_;
+  return result;
 }
 
-void LbfgsHistory::direction(const Vector& g, Vector& d) {
+void LbfgsHistory::direction(Vector& d) {
   if (float_) {
-    twoLoop<float>(g, d);
+    twoLoop<float>(d);
   } else {
-    twoLoop<double>(g, d);
+    twoLoop<double>(d);
   }
 }
 
-template <typename T>
-void LbfgsHistory::twoLoop(const Vector& g, Vector& d) {
-  d.assign(g.begin(), g.end());
+void LbfgsHistory::direction(std::vector<float>& d) {
+  if (float_) {
+    twoLoop<float>(d);
+  } else {
+    twoLoop<double>(d);
+  }
+}
+
+template <typename T, typename D>
+void LbfgsHistory::twoLoop(std::vector<D>& d) {
   const int k = size_;
+  if (k == 0) {
+    for (D& v : d)
+      v = -v;
+    return;
+  }
   alpha_.assign(std::size_t(k), 0.0);
   // Newest to oldest: the spilled pairs are streamed last; the oldest one stays mapped for the
   // first step of the second loop.
@@ -281,26 +347,28 @@ void LbfgsHistory::twoLoop(const Vector& g, Vector& d) {
   for (int j = k - 1; j >= 0; --j) {
     p = view<T>(j);
     alpha_[std::size_t(j)] = p.rho * dotWith(p.s, d);
-    axpyFrom(-alpha_[std::size_t(j)], p.y, d);
+    axpyFrom<false>(-alpha_[std::size_t(j)], p.y, d);
   }
-  if (k > 0) {
+  {
     const Pair& newest = residentPair(k - 1);
     const T* s = newest.storedS<T>();
     const T* y = newest.storedY<T>();
     const double gamma = dotStored(s, y, n_) / dotStored(y, y, n_);
-    for (double& v : d)
-      v *= gamma;
+    for (D& v : d)
+      v = D(double(v) * gamma);
   }
   for (int j = 0; j < k; ++j) {
     if (j > 0)
       p = view<T>(j);  // pair 0 is still in p from the first loop
     const double beta = p.rho * dotWith(p.y, d);
-    axpyFrom(alpha_[std::size_t(j)] - beta, p.s, d);
+    if (j + 1 < k) {
+      axpyFrom<false>(alpha_[std::size_t(j)] - beta, p.s, d);
+    } else {
+      axpyFrom<true>(alpha_[std::size_t(j)] - beta, p.s, d);  // the sign folded into the last step
+    }
   }
   if (file_)
     file_->unmap();  // spilled pages leave the resident set between directions
-  for (double& v : d)
-    v = -v;
 }
 
 }  // namespace apertura::rml

@@ -20,7 +20,7 @@ struct LbfgsHistoryOptions {
   // fit stay resident and the rest are streamed from disk one pair at a time. 0 = no limit.
   std::uint64_t memory_threshold_bytes = 0;
   // Store the pairs in float: half the RAM and half the spill, at float precision in the
-  // curvature pairs only (the two-loop recursion still accumulates in double).
+  // curvature pairs (the two-loop recursion still accumulates its dot products in double).
   bool float_storage = false;
   // Where the spill file goes (a unique subdirectory is created inside and removed when the
   // history is destroyed). Empty: $TMPDIR, else /tmp.
@@ -40,16 +40,30 @@ class LbfgsHistory {
   LbfgsHistory(const LbfgsHistory&) = delete;
   LbfgsHistory& operator=(const LbfgsHistory&) = delete;
 
-  // Adds (s, y) as the newest pair, dropping the oldest when m pairs are held. The vectors are
-  // taken by swapping with a recycled buffer of the same size: on return s and y hold
-  // unspecified values; callers overwrite them.
-  void push(Vector& s, Vector& y);
+  // What push() measured: s.y, |s| and |y| in double, and whether the pair was kept.
+  struct PushResult {
+    double sy = 0.0;
+    double s_norm = 0.0;
+    double y_norm = 0.0;
+    bool accepted = false;
+  };
+  // Forms s = x_new - x and y = g_new - g straight into the next slot (in the storage precision)
+  // and keeps them as the newest pair, dropping the oldest when m pairs are held, if they meet
+  // the curvature condition s.y > 1e-12 |s| |y| (computed from the double differences). A
+  // rejected pair leaves the history (RAM and spill file) as it was. No image-sized buffer
+  // outside the history is needed: without a free slot, one pass judges the pair and a second
+  // stores it in the slot given up by the pair dropped or spilled.
+  PushResult push(const Vector& x_new, const Vector& x, const Vector& g_new, const Vector& g);
   void clear();
   bool empty() const { return size_ == 0; }
   int size() const { return size_; }
 
-  // d = -H g by the two-loop recursion (newest pair first) with the Shanno-Phua scaling.
-  void direction(const Vector& g, Vector& d);
+  // In place: on entry d holds the (projected) gradient q, on return -H q, by the two-loop
+  // recursion (newest pair first) with the Shanno-Phua scaling. Dot products accumulate in
+  // double; a float d rounds each update to float (used with float pairs, whose direction is
+  // only float-accurate anyway).
+  void direction(Vector& d);
+  void direction(std::vector<float>& d);
 
   int maxCorrections() const { return capacity_; }
   int residentCapacity() const { return resident_capacity_; }
@@ -106,8 +120,10 @@ class LbfgsHistory {
   template <typename T>
   PairView<T> view(int logical);
   void spillOldestResident();
-  template <typename T>
-  void twoLoop(const Vector& g, Vector& d);
+  // The slot the next pair goes to (free only while fewer than m pairs are held).
+  Pair& nextSlot();
+  template <typename T, typename D>
+  void twoLoop(std::vector<D>& d);
 
   std::size_t n_;
   bool float_;

@@ -17,7 +17,7 @@ class TestMemoryEstimate : public QObject {
     s.optimizer.history = 10;
     const DataVolume d{1000, 1000, 1};
     const MemoryEstimate a = estimateMemory(s, d, 16ull << 30);
-    QCOMPARE(a.optimizer_bytes, std::uint64_t(26) * 1024 * 1024 * 8);  // 2m + 6 work vectors
+    QCOMPARE(a.optimizer_bytes, std::uint64_t(23) * 1024 * 1024 * 8);  // 2m + 3 work vectors
     QCOMPARE(a.optimizer_spill_bytes, std::uint64_t(0));
     s.optimizer.history = 5;
     const MemoryEstimate b = estimateMemory(s, d, 16ull << 30);
@@ -28,7 +28,8 @@ class TestMemoryEstimate : public QObject {
   }
 
   // L-BFGS keeps 2 min(m, in_memory_limit) vectors in RAM (plus the one spilled pair mapped when
-  // it spills) and the other 2 (m - limit) on disk; the other solvers their own work vectors.
+  // it spills) and the other 2 (m - limit) on disk, besides its direction, trial point and trial
+  // gradient; the other solvers their own work vectors.
   void optimizerStateCountsHistoryAndSpill() {
     project::ProjectSettings s;
     s.imaging.nx = s.imaging.ny = 4096;
@@ -38,12 +39,12 @@ class TestMemoryEstimate : public QObject {
     const DataVolume d{1000, 1000, 1};
     const std::uint64_t machine = 64ull << 30;
     const MemoryEstimate all = estimateMemory(s, d, machine);
-    QCOMPARE(all.optimizer_bytes, 26 * vec);
+    QCOMPARE(all.optimizer_bytes, 23 * vec);
     QCOMPARE(all.optimizer_spill_bytes, std::uint64_t(0));
     for (int limit : {5, 2, 1}) {
       s.optimizer.in_memory_limit = limit;
       const MemoryEstimate e = estimateMemory(s, d, machine);
-      QCOMPARE(e.optimizer_bytes, (2 * std::uint64_t(limit) + 6 + 2) * vec);
+      QCOMPARE(e.optimizer_bytes, (2 * std::uint64_t(limit) + 3 + 2) * vec);
       QCOMPARE(e.optimizer_spill_bytes, 2 * std::uint64_t(10 - limit) * vec);
       // Spill is on disk: not part of the RAM total.
       QCOMPARE(e.totalBytes(),
@@ -51,27 +52,39 @@ class TestMemoryEstimate : public QObject {
       QVERIFY(QString::fromStdString(e.describe()).contains("L-BFGS spill on disk"));
     }
     s.optimizer.in_memory_limit = 10;  // the whole history in RAM: nothing mapped
-    QCOMPARE(estimateMemory(s, d, machine).optimizer_bytes, 26 * vec);
+    QCOMPARE(estimateMemory(s, d, machine).optimizer_bytes, 23 * vec);
     QVERIFY(!QString::fromStdString(estimateMemory(s, d, machine).describe()).contains("spill"));
 
-    // Float pairs: the history (and the mapped pair) and the spill at half size.
+    // Float pairs: the history (and the mapped pair), the direction and the spill at half size;
+    // the trial point and its gradient stay double.
     s.optimizer.history_precision = "float";
     s.optimizer.in_memory_limit = 4;
     const MemoryEstimate f = estimateMemory(s, d, machine);
-    QCOMPARE(f.optimizer_bytes, (2 * 4 + 2) * vec / 2 + 6 * vec);
+    QCOMPARE(f.optimizer_bytes, (2 * 4 + 2 + 1) * vec / 2 + 2 * vec);
     QCOMPARE(f.optimizer_spill_bytes, 2 * 6 * vec / 2);
     s.optimizer.history_precision = "double";
 
+    // A RAM limit instead of a pair count: 1.6 GiB holds 6 pairs of 256 MiB, so 5 stay
+    // resident (one fewer: the pair being read back) and 5 spill; 2.5 GiB holds all 10.
     s.optimizer.in_memory_limit.reset();
+    s.optimizer.history_memory_gb = 1.6;
+    QCOMPARE(historyMemoryBytes(s.optimizer), std::uint64_t(1.6 * double(1ull << 30)));
+    const MemoryEstimate by_ram = estimateMemory(s, d, machine);
+    QCOMPARE(by_ram.optimizer_bytes, (2 * 5 + 2 + 3) * vec);
+    QCOMPARE(by_ram.optimizer_spill_bytes, 2 * 5 * vec);
+    s.optimizer.history_memory_gb = 2.5;
+    QCOMPARE(estimateMemory(s, d, machine).optimizer_bytes, 23 * vec);
+    s.optimizer.history_memory_gb.reset();
+
     s.optimizer.method = "cg-pr";
-    QCOMPARE(estimateMemory(s, d, machine).optimizer_bytes, 4 * vec);
+    QCOMPARE(estimateMemory(s, d, machine).optimizer_bytes, 3 * vec);
     s.optimizer.method = "fista";
-    QCOMPARE(estimateMemory(s, d, machine).optimizer_bytes, 5 * vec);
-    // SDMM: (smooth + 2 regularizers + positivity) x 2 + 2 + the inner L-BFGS (2 x 10 + 6).
+    QCOMPARE(estimateMemory(s, d, machine).optimizer_bytes, 4 * vec);
+    // SDMM: (smooth + 2 regularizers + positivity) x 2 + 2 + the inner L-BFGS (2 x 10 + 3).
     s.optimizer.method = "sdmm";
     s.optimizer.positivity = "projection";
     s.regularizers = {{"l1", 1e-3, false, {}}, {"tv", 1e-4, false, {}}, {"tsv", 0.0, false, {}}};
-    QCOMPARE(estimateMemory(s, d, machine).optimizer_bytes, (8 + 2 + 26) * vec);
+    QCOMPARE(estimateMemory(s, d, machine).optimizer_bytes, (8 + 2 + 23) * vec);
     QCOMPARE(estimateMemory(s, d, machine).optimizer_spill_bytes, std::uint64_t(0));
   }
 
@@ -81,8 +94,12 @@ class TestMemoryEstimate : public QObject {
     s.imaging.oversampling = 2.0;
     s.imaging.threads = 1;
     const DataVolume d{10, 10, 1};
+    // Float model grid (8 bytes a cell), double accumulator (16), weights (4).
     const MemoryEstimate f = estimateMemory(s, d, 16ull << 30);
-    QCOMPARE(f.grid_bytes, std::uint64_t(2000) * 2000 * 20 + 64 * 64 * 8);
+    QCOMPARE(f.grid_bytes, std::uint64_t(2000) * 2000 * 28 + 64 * 64 * 8);
+    s.imaging.grid_accumulation = "float";
+    const MemoryEstimate narrow = estimateMemory(s, d, 16ull << 30);
+    QCOMPARE(narrow.grid_bytes, std::uint64_t(2000) * 2000 * 20 + 64 * 64 * 8);
     s.imaging.precision = "double";
     const MemoryEstimate g = estimateMemory(s, d, 16ull << 30);
     QCOMPARE(g.grid_bytes, std::uint64_t(2000) * 2000 * 36 + 64 * 64 * 16);

@@ -22,8 +22,9 @@ namespace {
 
 constexpr std::uint64_t kMiB = 1ull << 20;
 
-// 2048^2 pixels: one double image is 32 MiB. L-BFGS with m = 10 keeps 2 m history vectors plus 6
-// working ones; with k pairs in RAM, 2 k + 2 (the pair being read back) and 2 (m - k) on disk.
+// 2048^2 pixels: one double image is 32 MiB. L-BFGS with m = 10 keeps 2 m history vectors plus 3
+// working ones (the direction, the trial point and its gradient); with k pairs in RAM, 2 k + 2 (the
+// pair being read back) and 2 (m - k) on disk.
 project::ProjectSettings lbfgs2048() {
   project::ProjectSettings s = project::defaultProject();
   s.imaging.nx = s.imaging.ny = 2048;
@@ -67,24 +68,25 @@ class TestMemoryEstimateLabel : public QObject {
     project::ProjectSettings s = lbfgs2048();
     panel.setSettings(s);
     QString text = memoryText(panel);
-    // All 10 pairs in RAM: (20 + 6) x 32 MiB, nothing on disk.
-    QVERIFY2(text.contains("(optimizer 832 MiB)") && !text.contains("on disk"), qPrintable(text));
+    // All 10 pairs in RAM: (20 + 3) x 32 MiB, nothing on disk.
+    QVERIFY2(text.contains("(optimizer 736 MiB)") && !text.contains("on disk"), qPrintable(text));
     QVERIFY2(text.contains(expectedTotal(s)), qPrintable(text));
     QVERIFY2(text.contains("budget 4.0 GiB"), qPrintable(text));  // the project's own budget
 
-    // 2 pairs in RAM: (2 x 2 + 2 + 6) x 32 MiB in RAM, 2 x 8 x 32 MiB on disk.
+    // 2 pairs in RAM: (2 x 2 + 2 + 3) x 32 MiB in RAM, 2 x 8 x 32 MiB on disk.
     s.optimizer.in_memory_limit = 2;
     panel.setSettings(s);
     text = memoryText(panel);
-    QVERIFY2(text.contains("(optimizer 384 MiB) + 512 MiB on disk (L-BFGS spill)"),
+    QVERIFY2(text.contains("(optimizer 288 MiB) + 512 MiB on disk (L-BFGS spill)"),
              qPrintable(text));
     QVERIFY2(text.contains(expectedTotal(s)), qPrintable(text));
 
-    // Float pairs halve the history, in RAM and on disk: 6 x 16 + 6 x 32 MiB; 16 x 16 MiB.
+    // Float pairs halve the history and the direction, in RAM and on disk: 7 x 16 + 2 x 32 MiB;
+    // 16 x 16 MiB.
     s.optimizer.history_precision = "float";
     panel.setSettings(s);
     text = memoryText(panel);
-    QVERIFY2(text.contains("(optimizer 288 MiB) + 256 MiB on disk (L-BFGS spill)"),
+    QVERIFY2(text.contains("(optimizer 176 MiB) + 256 MiB on disk (L-BFGS spill)"),
              qPrintable(text));
     // The full breakdown is the tooltip.
     QLabel* label = nullptr;
@@ -111,9 +113,9 @@ class TestMemoryEstimateLabel : public QObject {
     QCOMPARE(in_ram->specialValueText(), QString("all"));
 
     in_ram->setValue(5);
-    // (2 x 5 + 2 + 6) x 32 MiB in RAM, 2 x 5 x 32 MiB on disk.
+    // (2 x 5 + 2 + 3) x 32 MiB in RAM, 2 x 5 x 32 MiB on disk.
     QString text = memoryText(panel);
-    QVERIFY2(text.contains("(optimizer 576 MiB) + 320 MiB on disk (L-BFGS spill)"),
+    QVERIFY2(text.contains("(optimizer 480 MiB) + 320 MiB on disk (L-BFGS spill)"),
              qPrintable(text));
     auto s = panel.settings(lbfgs2048());
     QVERIFY(s);
@@ -123,13 +125,13 @@ class TestMemoryEstimateLabel : public QObject {
     history->setValue(4);
     QCOMPARE(in_ram->value(), 4);
     text = memoryText(panel);
-    QVERIFY2(text.contains("(optimizer 448 MiB)") && !text.contains("on disk"), qPrintable(text));
+    QVERIFY2(text.contains("(optimizer 352 MiB)") && !text.contains("on disk"), qPrintable(text));
     s = panel.settings(lbfgs2048());
     QCOMPARE(s->optimizer.history, 4);
 
-    in_ram->setValue(1);  // 2 + 2 + 6 vectors in RAM, 2 x 3 on disk
+    in_ram->setValue(1);  // 2 + 2 + 3 vectors in RAM, 2 x 3 on disk
     text = memoryText(panel);
-    QVERIFY2(text.contains("(optimizer 320 MiB) + 192 MiB on disk (L-BFGS spill)"),
+    QVERIFY2(text.contains("(optimizer 224 MiB) + 192 MiB on disk (L-BFGS spill)"),
              qPrintable(text));
 
     // Only L-BFGS has a history: the controls are off and nothing is spilled.
@@ -140,7 +142,42 @@ class TestMemoryEstimateLabel : public QObject {
     QVERIFY(!history->isEnabled());
     QVERIFY(!in_ram->isEnabled());
     text = memoryText(panel);
-    QVERIFY2(text.contains("(optimizer 128 MiB)") && !text.contains("on disk"), qPrintable(text));
+    QVERIFY2(text.contains("(optimizer 96 MiB)") && !text.contains("on disk"), qPrintable(text));
+  }
+
+  // The grid the chunks are summed into: double by default with float precision (a double grid
+  // of 4096^2 cells, 256 MiB, instead of a float one of 128 MiB); not offered in double precision.
+  void gridAccumulationFollowsThePanel() {
+    RunSettingsPanel panel;
+    panel.setSettings(lbfgs2048());
+    auto* accumulation = panel.findChild<QComboBox*>("grid-accumulation");
+    QVERIFY(accumulation);
+    QVERIFY(accumulation->isEnabled());
+    QCOMPARE(accumulation->currentText(), QString("double"));
+    auto wide = panel.settings(lbfgs2048());
+    QVERIFY(wide);
+    QCOMPARE(wide->imaging.grid_accumulation, std::string("double"));
+    QVERIFY2(memoryText(panel).contains(expectedTotal(*wide)), qPrintable(memoryText(panel)));
+
+    accumulation->setCurrentText("float");
+    auto narrow = panel.settings(lbfgs2048());
+    QVERIFY(narrow);
+    QCOMPARE(narrow->imaging.grid_accumulation, std::string("float"));
+    QVERIFY2(memoryText(panel).contains(expectedTotal(*narrow)), qPrintable(memoryText(panel)));
+    const auto volume = apertura::engine::DataVolume{};
+    const auto machine = apertura::engine::physicalMemoryBytes();
+    QCOMPARE(apertura::engine::estimateMemory(*wide, volume, machine).grid_bytes -
+                 apertura::engine::estimateMemory(*narrow, volume, machine).grid_bytes,
+             std::uint64_t(4096) * 4096 * 8);
+
+    auto* precision = panel.findChild<QComboBox*>("precision");
+    QVERIFY(precision);
+    precision->setCurrentText("double");
+    QVERIFY(!accumulation->isEnabled());
+    project::ProjectSettings loaded = lbfgs2048();
+    loaded.imaging.grid_accumulation = "float";
+    panel.setSettings(loaded);
+    QCOMPARE(accumulation->currentText(), QString("float"));
   }
 
   void visibilitiesModeFollowsThePanel() {

@@ -1,6 +1,7 @@
-// optimizer.in_memory_limit and optimizer.scratch_dir through a whole engine run: the model is
-// bitwise the same with the L-BFGS history spilled to disk, the spill lives in the project's
-// scratch directory only while the run lasts, and a cancelled run leaves nothing behind.
+// optimizer.in_memory_limit (or history_memory_gb) and optimizer.scratch_dir through a whole engine
+// run: the model is bitwise the same with the L-BFGS history spilled to disk, the spill lives in
+// the project's scratch directory only while the run lasts, and a cancelled run leaves nothing
+// behind.
 #include <QTemporaryDir>
 #include <QtTest>
 #include <algorithm>
@@ -70,7 +71,8 @@ class TestLbfgsSpillPipeline : public QObject {
 
   void spilledRunGivesTheSameModel() {
     auto run = [&](std::optional<int> in_memory_limit, int* iterations, std::size_t* entries,
-                   const char* precision = "double") {
+                   const char* precision = "double",
+                   std::optional<double> history_memory_gb = std::nullopt) {
       project::ProjectSettings s;
       s.data.path = ms_;
       s.imaging.nx = s.imaging.ny = kSize;
@@ -81,6 +83,7 @@ class TestLbfgsSpillPipeline : public QObject {
       s.optimizer.method = "lbfgs";
       s.optimizer.history = 6;
       s.optimizer.in_memory_limit = in_memory_limit;
+      s.optimizer.history_memory_gb = history_memory_gb;
       s.optimizer.scratch_dir = scratch_;
       s.optimizer.history_precision = precision;
       s.optimizer.max_iterations = 40;
@@ -105,6 +108,17 @@ class TestLbfgsSpillPipeline : public QObject {
     QCOMPARE(entries_spill, std::size_t(1));  // one unique spill directory during the run
     QVERIFY(std::memcmp(in_ram.data(), spilled.data(), in_ram.size() * sizeof(double)) == 0);
     QCOMPARE(entriesIn(scratch_), std::size_t(0));  // removed at the end
+
+    // A RAM limit instead of a pair count: room for 3 of the 6 pairs spills the rest.
+    const double pair_gb = 2.0 * kSize * kSize * sizeof(double) / double(1ull << 30);
+    const std::vector<double> by_ram =
+        run(std::nullopt, &it_spill, &entries_spill, "double", 3.5 * pair_gb);
+    QCOMPARE(it_spill, it_ram);
+    QCOMPARE(entries_spill, std::size_t(1));
+    QVERIFY(std::memcmp(in_ram.data(), by_ram.data(), in_ram.size() * sizeof(double)) == 0);
+    // Room for all 6: nothing on disk.
+    run(std::nullopt, &it_spill, &entries_spill, "double", 6.5 * pair_gb);
+    QCOMPARE(entries_spill, std::size_t(0));
 
     // Float pairs: bitwise the same with and without spill, and really in use (the trajectory
     // departs from the double one at rounding level; convergence to the same minimum is checked

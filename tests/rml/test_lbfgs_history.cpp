@@ -8,11 +8,13 @@
 #include <cstring>
 #include <filesystem>
 #include <stdexcept>
+#include <utility>
 
 #include "core/rml/lbfgs.h"
 #include "core/rml/lbfgs_history.h"
 #include "core/util/cancellation.h"
 #include "core/util/input_error.h"
+#include "tests/rml/coupled_chain.h"
 #include "tests/rml/rml_test_support.h"
 
 using namespace apertura;
@@ -21,47 +23,15 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// sum_i w_i (x_i - b_i)^2 / 2 + sum_i log cosh(x_i - x_i+1): smooth, non-quadratic, coupled, and
-// ill-conditioned enough that L-BFGS uses its whole history for many iterations.
-class CoupledFunction final : public DifferentiableFunction {
- public:
-  explicit CoupledFunction(std::size_t n) : w_(n), b_(n) {
-    test::Random rng(7);
-    for (std::size_t i = 0; i < n; ++i) {
-      w_[i] = rng.uniform(1e-3, 1.0);
-      b_[i] = rng.uniform(-1.0, 1.0);
-    }
+test::CoupledChain coupledFunction(std::size_t n) {
+  test::Random rng(7);
+  Vector w(n), b(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    w[i] = rng.uniform(1e-3, 1.0);
+    b[i] = rng.uniform(-1.0, 1.0);
   }
-  std::size_t dimension() const override { return w_.size(); }
-  double evaluate(const double* x, double* g) override {
-    ++evaluations;
-    if (throw_after > 0 && evaluations > throw_after)
-      throw std::runtime_error("objective failed on purpose");
-    const std::size_t n = w_.size();
-    double f = 0.0;
-    for (std::size_t i = 0; i < n; ++i) {
-      const double r = x[i] - b_[i];
-      f += 0.5 * w_[i] * r * r;
-      if (g != nullptr)
-        g[i] = w_[i] * r;
-    }
-    for (std::size_t i = 0; i + 1 < n; ++i) {
-      const double d = x[i] - x[i + 1];
-      f += std::log(std::cosh(d));
-      if (g != nullptr) {
-        const double t = std::tanh(d);
-        g[i] += t;
-        g[i + 1] -= t;
-      }
-    }
-    return f;
-  }
-  int evaluations = 0;
-  int throw_after = 0;  // > 0: throw from that evaluation on
-
- private:
-  Vector w_, b_;
-};
+  return test::CoupledChain(std::move(w), std::move(b), 0.0, true);
+}
 
 bool bitwiseEqual(const Vector& a, const Vector& b) {
   return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
@@ -140,24 +110,21 @@ class TestLbfgsHistory : public QObject {
       spilled.push_back(std::make_unique<LbfgsHistory>(n, o));
     }
     const Vector g = rng.vector(n, -1.0, 1.0);
+    const Vector zero(n, 0.0);             // push() forms s = s - 0 and y = y - 0: the pair itself
     for (int k = 0; k < 2 * m + 3; ++k) {  // fills, then wraps both rings
       Vector s = rng.vector(n, -1.0, 1.0);
       Vector y = s;
       for (std::size_t i = 0; i < n; ++i)
         y[i] = s[i] * (1.0 + rng.uniform(0.0, 2.0));  // s.y > 0
-      {
-        Vector s1 = s, y1 = y;
-        reference.push(s1, y1);
-      }
-      for (auto& h : spilled) {
-        Vector s1 = s, y1 = y;
-        h->push(s1, y1);
-      }
-      Vector d_ref, d;
-      reference.direction(g, d_ref);
+      QVERIFY(reference.push(s, zero, y, zero).accepted);
+      for (auto& h : spilled)
+        QVERIFY(h->push(s, zero, y, zero).accepted);
+      Vector d_ref = g, d;
+      reference.direction(d_ref);
       QCOMPARE(reference.size(), std::min(k + 1, m));
       for (auto& h : spilled) {
-        h->direction(g, d);
+        d = g;
+        h->direction(d);
         QVERIFY2(bitwiseEqual(d, d_ref),
                  qPrintable(QString("resident %1, pair %2").arg(h->residentCapacity()).arg(k)));
         const int on_disk = std::max(0, h->size() - h->residentCapacity());
@@ -186,7 +153,7 @@ class TestLbfgsHistory : public QObject {
     QFETCH(bool, positivity);
     const std::size_t n = 4096;
     auto run = [&](int in_memory_limit, std::vector<double>* objectives, bool* saw_spill) {
-      CoupledFunction f(n);
+      test::CoupledChain f = coupledFunction(n);
       LbfgsSettings s;
       s.history = 8;
       s.in_memory_limit = std::max(0, in_memory_limit);
@@ -220,12 +187,12 @@ class TestLbfgsHistory : public QObject {
     }
   }
 
-  // Float pairs: half the memory, the same minimiser (the recursion still works in double), and
-  // bitwise identical with and without spill.
+  // Float pairs (and a float direction): half the memory, the same minimiser (the recursion's dot
+  // products still accumulate in double), and bitwise identical with and without spill.
   void floatHistoryConvergesToTheSameMinimum() {
     const std::size_t n = 2000;
     auto run = [&](bool float_history, int in_memory_limit) {
-      CoupledFunction f(n);
+      test::CoupledChain f = coupledFunction(n);
       LbfgsSettings s;
       s.history = 8;
       s.float_history = float_history;
@@ -258,10 +225,79 @@ class TestLbfgsHistory : public QObject {
     QCOMPARE(h.elementBytes(), sizeof(float));
   }
 
+  // push() forms s = x_new - x and y = g_new - g itself and reports s.y, |s| and |y|; a pair
+  // failing the curvature condition is refused at every fill level (a free slot, all m slots
+  // taken, pairs spilled) and leaves the directions bitwise as they were.
+  void rejectedPairLeavesTheHistoryUnchanged_data() {
+    QTest::addColumn<bool>("float_storage");
+    QTest::addColumn<int>("in_memory_limit");
+    QTest::newRow("double") << false << 0;
+    QTest::newRow("double, spill") << false << 2;
+    QTest::newRow("float, spill") << true << 2;
+  }
+  void rejectedPairLeavesTheHistoryUnchanged() {
+    QFETCH(bool, float_storage);
+    QFETCH(int, in_memory_limit);
+    const std::size_t n = 1000;
+    const int m = 4;
+    test::Random rng(5);
+    LbfgsHistoryOptions o;
+    o.max_corrections = m;
+    o.in_memory_limit = in_memory_limit;
+    o.float_storage = float_storage;
+    o.scratch_dir = scratch_.string();
+    LbfgsHistory h(n, o);
+    const Vector g = rng.vector(n, -1.0, 1.0);
+    auto direction = [&] {
+      Vector d = g;
+      h.direction(d);
+      return d;
+    };
+    for (int k = 0; k < m + 2; ++k) {
+      // Rejected: y orthogonal to s (s = (1, 1, 0...), y = (1, -1, 0...) around random points).
+      const Vector x = rng.vector(n, -1.0, 1.0), gx = rng.vector(n, -1.0, 1.0);
+      Vector x_new = x, g_new = gx;
+      x_new[0] += 1.0;
+      x_new[1] += 1.0;
+      g_new[0] += 1.0;
+      g_new[1] -= 1.0;
+      const Vector before = direction();
+      const int size = h.size();
+      const std::uint64_t spilled = h.spillBytes();
+      const LbfgsHistory::PushResult rejected = h.push(x_new, x, g_new, gx);
+      QVERIFY(!rejected.accepted);
+      QVERIFY(std::abs(rejected.sy) <= 1e-12);
+      QCOMPARE(h.size(), size);
+      QCOMPARE(h.spillBytes(), spilled);
+      QVERIFY2(bitwiseEqual(direction(), before), qPrintable(QString("after %1 pairs").arg(k)));
+
+      // Accepted: y = 2 s; the reported products are those of the differences.
+      Vector s = rng.vector(n, -1.0, 1.0), y(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        x_new[i] = x[i] + s[i];
+        g_new[i] = gx[i] + 2.0 * s[i];
+        s[i] = x_new[i] - x[i];
+        y[i] = g_new[i] - gx[i];
+      }
+      const LbfgsHistory::PushResult kept = h.push(x_new, x, g_new, gx);
+      QVERIFY(kept.accepted);
+      double sy = 0.0, ss = 0.0, yy = 0.0;
+      for (std::size_t i = 0; i < n; ++i) {
+        sy += s[i] * y[i];
+        ss += s[i] * s[i];
+        yy += y[i] * y[i];
+      }
+      QCOMPARE(kept.sy, sy);
+      QCOMPARE(kept.s_norm, std::sqrt(ss));
+      QCOMPARE(kept.y_norm, std::sqrt(yy));
+      QCOMPARE(h.size(), std::min(k + 1, m));
+    }
+  }
+
   void scratchRemovedOnExceptionAndCancel() {
     const std::size_t n = 2048;
     {
-      CoupledFunction f(n);
+      test::CoupledChain f = coupledFunction(n);
       f.throw_after = 40;
       LbfgsSettings s;
       s.history = 6;
@@ -276,7 +312,7 @@ class TestLbfgsHistory : public QObject {
       QCOMPARE(entriesIn(scratch_), std::size_t(0));
     }
     {
-      CoupledFunction f(n);
+      test::CoupledChain f = coupledFunction(n);
       CancellationToken cancel;
       LbfgsSettings s;
       s.history = 6;
@@ -305,12 +341,10 @@ class TestLbfgsHistory : public QObject {
     o.in_memory_limit = 1;
     o.scratch_dir = (scratch_ / "does-not-exist").string();
     LbfgsHistory h(n, o);
-    Vector s(n, 1.0), y(n, 2.0);
-    h.push(s, y);  // the first pair stays in RAM
-    s.assign(n, 1.0);
-    y.assign(n, 2.0);
+    const Vector s(n, 1.0), y(n, 2.0), zero(n, 0.0);
+    QVERIFY(h.push(s, zero, y, zero).accepted);  // the first pair stays in RAM
     try {
-      h.push(s, y);
+      h.push(s, zero, y, zero);
       QFAIL("expected an error");
     } catch (const InputError& e) {
       QCOMPARE(QString::fromStdString(e.path()), QString::fromStdString(o.scratch_dir));

@@ -10,10 +10,12 @@
 // Small dense-vector helpers shared by the solvers (internal to core/rml).
 namespace apertura::rml::detail {
 
-inline double dot(const Vector& a, const Vector& b) {
+// In double whatever the element types (a float L-BFGS direction against a double gradient).
+template <typename A, typename B>
+double dot(const std::vector<A>& a, const std::vector<B>& b) {
   double s = 0.0;
   for (std::size_t i = 0; i < a.size(); ++i)
-    s += a[i] * b[i];
+    s += double(a[i]) * double(b[i]);
   return s;
 }
 inline double norm(const Vector& a) {
@@ -26,15 +28,17 @@ inline void axpy(double a, const Vector& x, Vector& y) {
 }
 
 // The trial point x + alpha d of a line search, keeping the value and gradient of the last
-// evaluation (the line searches end with an evaluation at the accepted step).
+// evaluation (the line searches end with an evaluation at the accepted step). The direction's
+// elements D are double, or float for L-BFGS with float pairs; the point is always double.
+template <typename D>
 class TrialPoint {
  public:
-  TrialPoint(DifferentiableFunction& f, const Vector& x, const Vector& d)
+  TrialPoint(DifferentiableFunction& f, const Vector& x, const std::vector<D>& d)
       : f_(f), x_(x), d_(d), xt_(x.size()), gt_(x.size()) {}
   LineFunction function() {
     return [this](double alpha, double* derivative) {
       for (std::size_t i = 0; i < xt_.size(); ++i)
-        xt_[i] = x_[i] + alpha * d_[i];
+        xt_[i] = x_[i] + alpha * double(d_[i]);
       ++evaluations_;
       value_ = f_.evaluate(xt_.data(), derivative ? gt_.data() : nullptr);
       if (derivative != nullptr)
@@ -50,7 +54,7 @@ class TrialPoint {
  private:
   DifferentiableFunction& f_;
   const Vector& x_;
-  const Vector& d_;
+  const std::vector<D>& d_;
   Vector xt_;
   Vector gt_;
   double value_ = 0.0;

@@ -3,6 +3,7 @@
 #include "core/imaging/dirty_mapper.h"
 #include "core/pipeline/cube_stages.h"
 #include "core/pipeline/pipeline_stages.h"
+#include "core/pipeline/regularizer_factory.h"
 #include "core/util/input_error.h"
 
 namespace apertura::pipeline {
@@ -25,6 +26,8 @@ void cubeDirtyStage(engine::RunContext& ctx, RunData& data, CubeData& cube, Imag
 
   cube = splitIntoPlanes(data, s.imaging.channels_per_plane);
   const std::size_t planes = cube.planes.size();
+  // A regularizer's plane list past the last plane: refused before any imaging work.
+  checkRegularizerPlanes(s.regularizers, int(planes));
   out.geometry = d.geometry;
   out.planes = int(planes);
   out.dirty.clear();

@@ -84,16 +84,10 @@ void cubeOptimizeAndRestoreStages(engine::RunContext& ctx, RunData& data, CubeDa
       const auto& r = s.regularizers[i];
       if (r.lambda == 0.0)
         continue;
-      if (isSpectralType(r.type)) {
-        objective.add(makeSpectralRegularizer(r, g.nx, g.ny, planes, mask, i),
-                      {r.lambda, 0, false, planes});
-        continue;
-      }
-      std::vector<std::shared_ptr<rml::ObjectiveTerm>> per_plane;
-      for (std::size_t k = 0; k < P; ++k)
-        per_plane.push_back(makeRegularizer(r, g.nx, g.ny, mask, i));
-      objective.add(std::make_shared<rml::PlaneWiseTerm>(std::move(per_plane), npix),
-                    {r.lambda, 0, proximal_solver && isNonSmoothType(r.type), planes});
+      // Across-channel terms stay smooth (gradient) terms; plane-wise ones may go to the prox.
+      const bool proximal = proximal_solver && !isSpectralType(r.type) && isNonSmoothType(r.type);
+      objective.add(makeCubeRegularizer(r, g.nx, g.ny, planes, mask, i),
+                    {r.lambda, 0, proximal, planes});
     }
     std::vector<double> image(npix * P, 0.0);
     if (!s.optimizer.initial_model.empty()) {

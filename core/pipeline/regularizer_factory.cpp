@@ -5,6 +5,7 @@
 #include "core/plugin/plugin_regularizer.h"
 #include "core/rml/gradient_regularizers.h"
 #include "core/rml/pixel_regularizers.h"
+#include "core/rml/plane_wise_term.h"
 #include "core/rml/spectral_difference.h"
 #include "core/util/input_error.h"
 
@@ -44,6 +45,17 @@ std::shared_ptr<rml::Regularizer> makePluginRegularizer(const project::Regulariz
   return r;
 }
 
+void checkPlanes(const project::RegularizerSettings& s, int planes, std::size_t index) {
+  for (int k : s.planes) {
+    if (k < 0 || k >= planes) {
+      throw InputError("regularizers[" + std::to_string(index) + "].planes",
+                       "plane " + std::to_string(k) + " does not exist: the cube has " +
+                           std::to_string(planes) + (planes == 1 ? " plane" : " planes") +
+                           " (0 to " + std::to_string(planes - 1) + ")");
+    }
+  }
+}
+
 }  // namespace
 
 bool isSpectralType(const std::string& type) {
@@ -73,6 +85,34 @@ std::shared_ptr<rml::Regularizer> makeSpectralRegularizer(const project::Regular
   if (s.use_mask && !mask.empty())
     r->setMask(mask);
   return r;
+}
+
+void checkRegularizerPlanes(const std::vector<project::RegularizerSettings>& regularizers,
+                            int planes) {
+  for (std::size_t i = 0; i < regularizers.size(); ++i)
+    checkPlanes(regularizers[i], planes, i);
+}
+
+std::shared_ptr<rml::ObjectiveTerm> makeCubeRegularizer(const project::RegularizerSettings& s,
+                                                        int nx, int ny, int planes,
+                                                        const std::vector<double>& mask,
+                                                        std::size_t index) {
+  checkPlanes(s, planes, index);
+  if (isSpectralType(s.type)) {
+    auto r = makeSpectralRegularizer(s, nx, ny, planes, mask, index);
+    std::static_pointer_cast<rml::SpectralDifference>(r)->setPlanes(s.planes);
+    return r;
+  }
+  std::vector<int> listed = s.planes;
+  if (listed.empty()) {
+    for (int k = 0; k < planes; ++k)
+      listed.push_back(k);
+  }
+  std::vector<std::shared_ptr<rml::ObjectiveTerm>> terms;
+  for (std::size_t j = 0; j < listed.size(); ++j)
+    terms.push_back(makeRegularizer(s, nx, ny, mask, index));
+  return std::make_shared<rml::PlaneWiseTerm>(std::move(terms), std::size_t(nx) * std::size_t(ny),
+                                              std::move(listed), planes);
 }
 
 bool isNonSmoothType(const std::string& type) {

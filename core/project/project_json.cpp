@@ -168,6 +168,7 @@ void readImaging(ObjectReader r, ImagingSettings& i) {
   r.get("gpu_device", i.gpu_device);
   r.get("threads", i.threads);
   r.get("precision", i.precision);
+  r.get("grid_accumulation", i.grid_accumulation);
   r.get("spectral_mode", i.spectral_mode);
   r.get("channels_per_plane", i.channels_per_plane);
   r.finish();
@@ -179,6 +180,7 @@ void readOptimizer(ObjectReader r, OptimizerSettings& o, const std::string& base
   r.get("max_iterations", o.max_iterations);
   r.get("history", o.history);
   r.get("in_memory_limit", o.in_memory_limit);
+  r.get("history_memory_gb", o.history_memory_gb);
   r.get("scratch_dir", o.scratch_dir);
   r.get("history_precision", o.history_precision);
   r.get("relative_tolerance", o.relative_tolerance);
@@ -284,14 +286,18 @@ std::string projectToJson(const ProjectSettings& s, const std::string& base_dir)
                   {"gpu_device", i.gpu_device},
                   {"threads", i.threads},
                   {"precision", i.precision},
+                  {"grid_accumulation", i.grid_accumulation},
                   {"spectral_mode", i.spectral_mode},
                   {"channels_per_plane", i.channels_per_plane}};
   j["regularizers"] = json::array();
   for (const auto& r : s.regularizers) {
-    j["regularizers"].push_back({{"type", r.type},
-                                 {"lambda", r.lambda},
-                                 {"use_mask", r.use_mask},
-                                 {"parameters", r.parameters}});
+    json reg = {{"type", r.type},
+                {"lambda", r.lambda},
+                {"use_mask", r.use_mask},
+                {"parameters", r.parameters}};
+    if (!r.planes.empty())  // every plane: no key, so older files round-trip unchanged
+      reg["planes"] = r.planes;
+    j["regularizers"].push_back(std::move(reg));
   }
   const auto& o = s.optimizer;
   j["optimizer"] = {{"method", o.method},
@@ -299,6 +305,7 @@ std::string projectToJson(const ProjectSettings& s, const std::string& base_dir)
                     {"max_iterations", o.max_iterations},
                     {"history", o.history},
                     {"in_memory_limit", optionalJson(o.in_memory_limit)},
+                    {"history_memory_gb", optionalJson(o.history_memory_gb)},
                     {"scratch_dir", o.scratch_dir},
                     {"history_precision", o.history_precision},
                     {"relative_tolerance", o.relative_tolerance},
@@ -369,6 +376,7 @@ ProjectSettings projectFromJson(const std::string& text, const std::string& base
     r.get("type", reg.type);
     r.get("lambda", reg.lambda);
     r.get("use_mask", reg.use_mask);
+    r.getList("planes", reg.planes);
     if (const json* p = r.child("parameters")) {
       ObjectReader params(*p, r.field("parameters"), source);
       for (const auto& [key, value] : p->items())

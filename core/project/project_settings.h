@@ -47,6 +47,10 @@ struct ImagingSettings {
   int gpu_device = 0;
   int threads = 0;                  // 0: all cores
   std::string precision = "float";  // float, double
+  // With float precision: the grid the residuals of all chunks are summed into. double: results
+  // do not depend on the chunking or the number of MPI processes (beyond the rounding inside a
+  // chunk), at the cost of a double grid and a double FFT per gradient. float: half that grid.
+  std::string grid_accumulation = "double";  // double, float
   // mfs: one image of every selected channel (multi-frequency synthesis). cube: one image plane
   // per channels_per_plane adjacent selected channels, all planes imaged jointly (a plane never
   // mixes spectral windows; each plane has its own weighting, PSF and clean beam).
@@ -59,6 +63,9 @@ struct RegularizerSettings {
   double lambda = 0.0;
   bool use_mask = false;                     // restrict the term to the project mask
   std::map<std::string, double> parameters;  // term-specific (e.g. "epsilon" for smoothed TV)
+  // 0-based cube planes the term acts on (empty: every plane). A plane-wise term is zero on the
+  // planes not listed; an across-channel term couples consecutive listed planes (sorted).
+  std::vector<int> planes = {};
 };
 
 struct OptimizerSettings {
@@ -73,10 +80,14 @@ struct OptimizerSettings {
   int snapshot_every = 5;                 // iterations between image snapshots
   // L-BFGS pairs kept in RAM; the older ones spill to disk (results identical). auto: all.
   std::optional<int> in_memory_limit;
+  // Without in_memory_limit: the RAM (GiB) the L-BFGS pairs may use. All pairs stay in RAM when
+  // they fit; otherwise as many as fit (one fewer, for the pair being read back) and the rest
+  // spill, streamed one pair at a time. auto: no limit.
+  std::optional<double> history_memory_gb;
   // Directory for the spilled pairs (a unique subdirectory, removed after the run).
   // Empty (auto): $TMPDIR, else the output directory.
   std::string scratch_dir;
-  // Precision of the stored L-BFGS pairs: double, or float (half the RAM and spill).
+  // Precision of the L-BFGS pairs and search direction: double, or float (half the RAM and spill).
   std::string history_precision = "double";
   // Start from this model (FITS, Jy/pixel, the image's size) instead of an empty image: resumes
   // an earlier run from its -model.fits. Empty: start from zero.

@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 #include "core/plugin/plugin_registry.h"
 #include "core/project/project_file.h"
@@ -25,6 +26,20 @@ void oneOf(const std::string& value, const std::vector<std::string>& allowed,
 
 bool finite(double v) {
   return std::isfinite(v);
+}
+
+// A regularizer's plane list: indices >= 0, each once (any order). An MFS image is one plane, so
+// there only [0] (or every plane) makes sense. Indices past the cube's last plane are refused
+// once the data say how many planes there are (the cube stages).
+void validatePlanes(const std::vector<int>& planes, bool cube, const std::string& field) {
+  std::set<int> seen;
+  for (int k : planes) {
+    require(k >= 0, field, "plane index " + std::to_string(k) + " is negative (0 is the first)");
+    require(seen.insert(k).second, field, "plane " + std::to_string(k) + " is listed twice");
+  }
+  require(cube || planes.empty() || planes == std::vector<int>{0}, field,
+          "an MFS image has a single plane: leave the list empty (or [0]), or set "
+          "imaging.spectral_mode to cube");
 }
 
 }  // namespace
@@ -73,6 +88,7 @@ void validateProject(const ProjectSettings& s) {
   require(im.gpu_device >= 0, "imaging.gpu_device", "must be >= 0");
   require(im.threads >= 0, "imaging.threads", "must be >= 0 (0: all cores)");
   oneOf(im.precision, {"float", "double"}, "imaging.precision");
+  oneOf(im.grid_accumulation, {"double", "float"}, "imaging.grid_accumulation");
   oneOf(im.spectral_mode, {"mfs", "cube"}, "imaging.spectral_mode");
   require(im.channels_per_plane >= 1, "imaging.channels_per_plane", "must be >= 1");
   if (im.spectral_mode == "cube") {
@@ -99,6 +115,7 @@ void validateProject(const ProjectSettings& s) {
     for (const auto& [key, value] : r.parameters) {
       require(finite(value), at + ".parameters." + key, "must be a finite number");
     }
+    validatePlanes(r.planes, im.spectral_mode == "cube", at + ".planes");
   }
 
   const auto& o = s.optimizer;
@@ -120,6 +137,8 @@ void validateProject(const ProjectSettings& s) {
   require(o.history >= 1 && o.history <= 1000, "optimizer.history", "must lie in [1, 1000]");
   require(!o.in_memory_limit || (*o.in_memory_limit >= 1 && *o.in_memory_limit <= o.history),
           "optimizer.in_memory_limit", "must lie in [1, optimizer.history]");
+  require(!o.history_memory_gb || *o.history_memory_gb > 0.0, "optimizer.history_memory_gb",
+          "must be > 0 (auto: no limit)");
   oneOf(o.history_precision, {"double", "float"}, "optimizer.history_precision");
   require(finite(o.relative_tolerance) && o.relative_tolerance >= 0.0,
           "optimizer.relative_tolerance", "must be >= 0");

@@ -1,68 +1,95 @@
 #include "core/rml/plane_wise_term.h"
 
+#include <algorithm>
+#include <numeric>
 #include <stdexcept>
 
 namespace apertura::rml {
+namespace {
 
-PlaneWiseTerm::PlaneWiseTerm(std::vector<std::shared_ptr<ObjectiveTerm>> planes,
+std::vector<int> allPlanes(std::size_t count) {
+  std::vector<int> planes(count);
+  std::iota(planes.begin(), planes.end(), 0);
+  return planes;
+}
+
+}  // namespace
+
+PlaneWiseTerm::PlaneWiseTerm(std::vector<std::shared_ptr<ObjectiveTerm>> terms,
                              std::size_t num_pixels)
-    : planes_(std::move(planes)), num_pixels_(num_pixels) {
-  if (planes_.empty())
+    : terms_(std::move(terms)),
+      num_pixels_(num_pixels),
+      planes_(allPlanes(terms_.size())),
+      num_planes_(int(terms_.size())) {
+  check();
+}
+
+PlaneWiseTerm::PlaneWiseTerm(std::vector<std::shared_ptr<ObjectiveTerm>> terms,
+                             std::size_t num_pixels, std::vector<int> planes, int num_planes)
+    : terms_(std::move(terms)),
+      num_pixels_(num_pixels),
+      planes_(std::move(planes)),
+      num_planes_(num_planes) {
+  check();
+}
+
+void PlaneWiseTerm::check() const {
+  if (terms_.empty())
     throw std::invalid_argument("PlaneWiseTerm: no planes");
-  for (const auto& p : planes_) {
+  if (planes_.size() != terms_.size())
+    throw std::invalid_argument("PlaneWiseTerm: one plane index per term expected");
+  for (const auto& p : terms_) {
     if (!p)
       throw std::invalid_argument("PlaneWiseTerm: null term");
   }
+  std::vector<int> sorted = planes_;
+  std::sort(sorted.begin(), sorted.end());
+  if (sorted.front() < 0 || sorted.back() >= num_planes_)
+    throw std::invalid_argument("PlaneWiseTerm: plane index outside the cube");
+  if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
+    throw std::invalid_argument("PlaneWiseTerm: a plane listed twice");
 }
 
 double PlaneWiseTerm::evaluate(const double* cube, double* gradient, double scale) {
   double sum = 0.0;
-  for (std::size_t k = 0; k < planes_.size(); ++k) {
-    const std::size_t offset = k * num_pixels_;
-    sum += planes_[k]->evaluate(cube + offset, gradient ? gradient + offset : nullptr, scale);
+  for (std::size_t j = 0; j < terms_.size(); ++j) {
+    const std::size_t at = offset(j);
+    sum += terms_[j]->evaluate(cube + at, gradient ? gradient + at : nullptr, scale);
   }
   return sum;
 }
 
 bool PlaneWiseTerm::isSmooth() const {
-  for (const auto& p : planes_) {
-    if (!p->isSmooth())
-      return false;
-  }
-  return true;
+  return std::all_of(terms_.begin(), terms_.end(), [](const auto& p) { return p->isSmooth(); });
 }
 
 bool PlaneWiseTerm::hasProx() const {
-  for (const auto& p : planes_) {
-    if (!p->hasProx())
-      return false;
-  }
-  return true;
+  return std::all_of(terms_.begin(), terms_.end(), [](const auto& p) { return p->hasProx(); });
 }
 
 bool PlaneWiseTerm::isSeparable() const {
-  for (const auto& p : planes_) {
-    if (!p->isSeparable())
-      return false;
-  }
-  return true;
+  // The identity on the planes not listed is separable too.
+  return std::all_of(terms_.begin(), terms_.end(), [](const auto& p) { return p->isSeparable(); });
 }
 
 double PlaneWiseTerm::proxValue(const double* cube) {
   double sum = 0.0;
-  for (std::size_t k = 0; k < planes_.size(); ++k)
-    sum += planes_[k]->proxValue(cube + k * num_pixels_);
+  for (std::size_t j = 0; j < terms_.size(); ++j)
+    sum += terms_[j]->proxValue(cube + offset(j));
   return sum;
 }
 
 void PlaneWiseTerm::prox(const double* v, double step, double* out) {
-  for (std::size_t k = 0; k < planes_.size(); ++k)
-    planes_[k]->prox(v + k * num_pixels_, step, out + k * num_pixels_);
+  // The prox of zero is the identity: planes not listed keep their values.
+  if (planes_.size() < std::size_t(num_planes_) && out != v)
+    std::copy(v, v + std::size_t(num_planes_) * num_pixels_, out);
+  for (std::size_t j = 0; j < terms_.size(); ++j)
+    terms_[j]->prox(v + offset(j), step, out + offset(j));
 }
 
 std::vector<StageTime> PlaneWiseTerm::takeStageTimes() {
   std::vector<StageTime> out;
-  for (const auto& p : planes_) {
+  for (const auto& p : terms_) {
     for (auto& t : p->takeStageTimes()) {
       bool merged = false;
       for (auto& o : out) {

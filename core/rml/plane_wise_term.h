@@ -12,10 +12,18 @@ namespace apertura::rml {
 // sees values [k * num_pixels, (k + 1) * num_pixels). Its value is the sum over planes, its prox
 // the planes' proxes side by side (the planes are independent), so a proximal solver sees one
 // term per regularizer whatever the plane count. Add it with TermOptions::parameters = planes.
+//
+// A term may act on some planes only (a regularizer's `planes` list): the planes not listed
+// contribute nothing (zero value and gradient, identity prox), as if the term were absent there.
 class PlaneWiseTerm final : public ObjectiveTerm {
  public:
-  PlaneWiseTerm(std::vector<std::shared_ptr<ObjectiveTerm>> planes, std::size_t num_pixels);
-  std::string name() const override { return planes_.front()->name(); }
+  // terms[k] acts on plane k, for every plane of the cube.
+  PlaneWiseTerm(std::vector<std::shared_ptr<ObjectiveTerm>> terms, std::size_t num_pixels);
+  // terms[j] acts on plane planes[j] of a cube of num_planes planes (indices distinct and in
+  // [0, num_planes); any order). Throws std::invalid_argument otherwise.
+  PlaneWiseTerm(std::vector<std::shared_ptr<ObjectiveTerm>> terms, std::size_t num_pixels,
+                std::vector<int> planes, int num_planes);
+  std::string name() const override { return terms_.front()->name(); }
   double evaluate(const double* cube, double* gradient, double scale) override;
   bool isSmooth() const override;
   bool hasProx() const override;
@@ -24,9 +32,18 @@ class PlaneWiseTerm final : public ObjectiveTerm {
   void prox(const double* v, double step, double* out) override;
   std::vector<StageTime> takeStageTimes() override;
 
+  // The planes the terms act on, in the order of the terms.
+  const std::vector<int>& planes() const { return planes_; }
+  int numPlanes() const { return num_planes_; }
+
  private:
-  std::vector<std::shared_ptr<ObjectiveTerm>> planes_;
+  void check() const;
+  std::size_t offset(std::size_t j) const { return std::size_t(planes_[j]) * num_pixels_; }
+
+  std::vector<std::shared_ptr<ObjectiveTerm>> terms_;
   std::size_t num_pixels_;
+  std::vector<int> planes_;
+  int num_planes_;
 };
 
 }  // namespace apertura::rml

@@ -1,6 +1,8 @@
 #include "core/rml/spectral_difference.h"
 
+#include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <stdexcept>
 
 namespace apertura::rml {
@@ -12,6 +14,20 @@ SpectralDifference::SpectralDifference(int nx, int ny, int num_planes, SpectralK
     throw std::invalid_argument("spectral difference: fewer than one plane");
   if (!(epsilon >= 0.0))
     throw std::invalid_argument("tv-spectral: negative smoothing epsilon");
+  setPlanes({});
+}
+
+void SpectralDifference::setPlanes(std::vector<int> planes) {
+  if (planes.empty()) {
+    planes.resize(std::size_t(planes_));
+    std::iota(planes.begin(), planes.end(), 0);
+  }
+  std::sort(planes.begin(), planes.end());
+  if (planes.front() < 0 || planes.back() >= planes_)
+    throw std::invalid_argument(name() + ": plane index outside the cube");
+  if (std::adjacent_find(planes.begin(), planes.end()) != planes.end())
+    throw std::invalid_argument(name() + ": a plane listed twice");
+  listed_ = std::move(planes);
 }
 
 std::string SpectralDifference::name() const {
@@ -21,10 +37,12 @@ std::string SpectralDifference::name() const {
 double SpectralDifference::evaluate(const double* cube, double* gradient, double scale) {
   const std::size_t n = numPixels();
   double sum = 0.0;
-  for (int k = 0; k + 1 < planes_; ++k) {
-    const double* a = cube + std::size_t(k) * n;
-    const double* b = a + n;
-    double* ga = gradient ? gradient + std::size_t(k) * n : nullptr;
+  for (std::size_t j = 0; j + 1 < listed_.size(); ++j) {
+    const std::size_t lo = std::size_t(listed_[j]) * n, hi = std::size_t(listed_[j + 1]) * n;
+    const double* a = cube + lo;
+    const double* b = cube + hi;
+    double* ga = gradient ? gradient + lo : nullptr;
+    double* gb = gradient ? gradient + hi : nullptr;
     for (std::size_t p = 0; p < n; ++p) {
       const double m = maskAt(p);
       if (m == 0.0)
@@ -42,7 +60,7 @@ double SpectralDifference::evaluate(const double* cube, double* gradient, double
       }
       if (ga != nullptr) {
         ga[p] -= scale * derivative;
-        ga[p + n] += scale * derivative;
+        gb[p] += scale * derivative;
       }
     }
   }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "core/rml/objective_term.h"
 
@@ -16,6 +17,9 @@ enum class SpectralKind {
 // over pixels and plane pairs, weighted by the per-pixel mask (the spatial mask of one plane).
 // evaluate() reads num_planes * num_pixels values (plane-major): add it to an ObjectiveFunction
 // with TermOptions::parameters = num_planes. One plane: the term is zero.
+//
+// setPlanes() restricts the term to some planes: it then couples consecutive listed planes only
+// (sorted by index), e.g. planes {2, 3, 4} give the pairs 2-3 and 3-4, planes {0, 2} the pair 0-2.
 class SpectralDifference final : public Regularizer {
  public:
   SpectralDifference(int nx, int ny, int num_planes, SpectralKind kind, double epsilon = 1e-8);
@@ -25,9 +29,15 @@ class SpectralDifference final : public Regularizer {
     return kind_ == SpectralKind::TotalSquaredVariation || eps_ > 0;
   }
   int numPlanes() const { return planes_; }
+  // Acts on these planes only (distinct, in [0, numPlanes()), any order); empty: every plane.
+  // Throws std::invalid_argument otherwise.
+  void setPlanes(std::vector<int> planes);
+  // The listed planes in increasing order (every plane when none were set).
+  const std::vector<int>& planes() const { return listed_; }
 
  private:
   int planes_;
+  std::vector<int> listed_;  // sorted; consecutive entries form the coupled pairs
   SpectralKind kind_;
   double eps_;
 };

@@ -27,13 +27,14 @@ bool sameTerms(const std::vector<RegularizerSettings>& a,
   if (a.size() != b.size())
     return false;
   for (std::size_t i = 0; i < a.size(); ++i) {
-    if (a[i].type != b[i].type || a[i].lambda != b[i].lambda)
+    if (a[i].type != b[i].type || a[i].lambda != b[i].lambda || a[i].planes != b[i].planes)
       return false;
   }
   return true;
 }
 
-// Base order and base options; lambdas (and presence) of the panel's types from `edited`.
+// Base order and base options; lambdas, plane lists (and presence) of the panel's types from
+// `edited`.
 std::vector<RegularizerSettings> mergeTerms(const std::vector<RegularizerSettings>& base,
                                             const std::vector<RegularizerSettings>& edited) {
   std::vector<bool> used(edited.size(), false);
@@ -48,6 +49,7 @@ std::vector<RegularizerSettings> mergeTerms(const std::vector<RegularizerSetting
         used[i] = true;
         RegularizerSettings kept = r;
         kept.lambda = edited[i].lambda;
+        kept.planes = edited[i].planes;  // the panel shows and edits the plane lists too
         out.push_back(kept);
         break;
       }
@@ -77,6 +79,8 @@ ProjectSettings mergePanelEdits(const ProjectSettings& base, const ProjectSettin
   }
   takeIfEdited(s.imaging.cell_arcsec, shown.imaging.cell_arcsec, edited.imaging.cell_arcsec);
   takeIfEdited(s.imaging.precision, shown.imaging.precision, edited.imaging.precision);
+  takeIfEdited(s.imaging.grid_accumulation, shown.imaging.grid_accumulation,
+               edited.imaging.grid_accumulation);
   takeIfEdited(s.imaging.spectral_mode, shown.imaging.spectral_mode, edited.imaging.spectral_mode);
   takeIfEdited(s.imaging.channels_per_plane, shown.imaging.channels_per_plane,
                edited.imaging.channels_per_plane);

@@ -19,6 +19,7 @@
 #include "core/util/input_error.h"
 #include "gui/panels/backend_choices.h"
 #include "gui/panels/memory_estimate_text.h"
+#include "gui/panels/plane_list_edit.h"
 #include "gui/panels/plugin_regularizers_box.h"
 #include "gui/panels/spectral_settings_box.h"
 
@@ -40,6 +41,16 @@ double lambdaOf(const project::ProjectSettings& s, const std::string& type) {
   return 0.0;
 }
 
+// The planes of the project's regularizer of `type` (empty: every plane, or absent).
+std::vector<int> planesOf(const project::ProjectSettings& s, const std::string& type) {
+  for (const auto& r : s.regularizers) {
+    if (r.type == type)
+      return r.planes;
+  }
+  return {};
+}
+
+// A λ field and, beside it, the planes the term acts on.
 // Replaces the combo's items, keeping `keep` selected (appending it, enabled, when the list lacks
 // it: a project from a machine with another GPU keeps its setting, and the run says what is
 // wrong). Signals are blocked: the selection does not change through this.
@@ -80,6 +91,7 @@ RunSettingsPanel::RunSettingsPanel(QWidget* parent)
       in_memory_(new QSpinBox),
       positivity_(new QComboBox),
       precision_(new QComboBox),
+      accumulation_(new QComboBox),
       data_mode_(new QComboBox),
       backend_(new QComboBox),
       memory_(new QLabel),
@@ -113,7 +125,14 @@ RunSettingsPanel::RunSettingsPanel(QWidget* parent)
       tr("L-BFGS pairs kept in RAM; the older ones spill to a scratch file "
          "(same result, less RAM, more time per iteration)"));
   positivity_->addItems({"projection", "softplus", "log", "none"});
+  precision_->setObjectName("precision");
   precision_->addItems({"float", "double"});
+  accumulation_->setObjectName("grid-accumulation");
+  accumulation_->addItems({"double", "float"});
+  accumulation_->setToolTip(
+      tr("Float precision: the grid the chunks' residuals are summed into. Double makes the "
+         "images independent of the chunk size and of the number of MPI processes; float "
+         "saves half that grid"));
   // Item data are the project's data.mode values.
   data_mode_->addItem(tr("auto (by memory estimate)"), "auto");
   data_mode_->addItem(tr("in memory"), "resident");
@@ -137,13 +156,22 @@ RunSettingsPanel::RunSettingsPanel(QWidget* parent)
   imaging->addRow(tr("Weighting"), weighting_);
   imaging->addRow(tr("Robust"), robust_);
   imaging->addRow(tr("Precision"), precision_);
+  imaging->addRow(tr("Grid sums"), accumulation_);
   imaging->addRow(tr("Visibilities"), data_mode_);
   imaging->addRow(tr("Backend"), backend_);
   auto* regs = new QFormLayout;
-  regs->addRow(tr("L1 λ"), lambda_l1_);
-  regs->addRow(tr("TSV λ"), lambda_tsv_);
-  regs->addRow(tr("TV λ"), lambda_tv_);
-  regs->addRow(tr("Entropy λ"), lambda_entropy_);
+  const std::pair<QString, QLineEdit*> rows[] = {{tr("L1 λ"), lambda_l1_},
+                                                 {tr("TSV λ"), lambda_tsv_},
+                                                 {tr("TV λ"), lambda_tv_},
+                                                 {tr("Entropy λ"), lambda_entropy_}};
+  const char* const row_types[] = {"l1", "tsv", "tv", "entropy"};
+  for (std::size_t i = 0; i < 4; ++i) {
+    auto* planes = new PlaneListEdit(QString(row_types[i]) + " planes");
+    planes->setObjectName(QString("planes-") + row_types[i]);
+    plane_edits_[row_types[i]] = planes;
+    regs->addRow(rows[i].first, lambdaWithPlanes(rows[i].second, planes));
+    connect(planes, &QLineEdit::textChanged, this, &RunSettingsPanel::refresh);
+  }
   auto* opt = new QFormLayout;
   opt->addRow(tr("Method"), method_);
   opt->addRow(tr("Iterations"), iterations_);
@@ -182,7 +210,8 @@ RunSettingsPanel::RunSettingsPanel(QWidget* parent)
   for (QDoubleSpinBox* s : {cell_, robust_}) {
     connect(s, qOverload<double>(&QDoubleSpinBox::valueChanged), this, &RunSettingsPanel::refresh);
   }
-  for (QComboBox* c : {weighting_, method_, positivity_, precision_, data_mode_, backend_}) {
+  for (QComboBox* c :
+       {weighting_, method_, positivity_, precision_, accumulation_, data_mode_, backend_}) {
     connect(c, &QComboBox::currentTextChanged, this, &RunSettingsPanel::refresh);
   }
   for (QLineEdit* e : {lambda_l1_, lambda_tsv_, lambda_tv_, lambda_entropy_}) {
@@ -216,6 +245,7 @@ std::optional<project::ProjectSettings> RunSettingsPanel::settings(
   if (cell_->value() > 0.0)
     s.imaging.cell_arcsec = cell_->value();
   s.imaging.precision = precision_->currentText().toStdString();
+  s.imaging.grid_accumulation = accumulation_->currentText().toStdString();
   s.data.mode = data_mode_->currentData().toString().toStdString();
   applyBackendValue(backend_->currentData().toString(), s.imaging.backend, s.imaging.gpu_device);
   s.weighting.scheme = weighting_->currentText().toStdString();
@@ -239,8 +269,14 @@ std::optional<project::ProjectSettings> RunSettingsPanel::settings(
       return std::nullopt;
     }
     edit->setStyleSheet(QString());
+    std::vector<int> planes;
+    QString planes_error;
+    if (spectral_->isCube() && !plane_edits_.at(type)->planes(planes, &planes_error)) {
+      status_->setText(tr("Invalid: %1").arg(planes_error));
+      return std::nullopt;
+    }
     if (lambda != 0.0)
-      s.regularizers.push_back({type, lambda, false, {}});
+      s.regularizers.push_back({type, lambda, false, {}, planes});
   }
   QString plugin_error;
   if (!spectral_->apply(s, &plugin_error)) {
@@ -265,6 +301,7 @@ void RunSettingsPanel::setSettings(const project::ProjectSettings& s) {
   size_->setValue(s.imaging.nx);
   cell_->setValue(s.imaging.cell_arcsec.value_or(0.0));
   precision_->setCurrentText(QString::fromStdString(s.imaging.precision));
+  accumulation_->setCurrentText(QString::fromStdString(s.imaging.grid_accumulation));
   data_mode_->setCurrentIndex(
       std::max(0, data_mode_->findData(QString::fromStdString(s.data.mode))));
   fillBackends(backend_, backend_choices_, backendValue(s.imaging.backend, s.imaging.gpu_device));
@@ -282,6 +319,10 @@ void RunSettingsPanel::setSettings(const project::ProjectSettings& s) {
   lambda_tsv_->setText(QString::number(lambdaOf(s, "tsv")));
   lambda_tv_->setText(QString::number(lambdaOf(s, "tv")));
   lambda_entropy_->setText(QString::number(lambdaOf(s, "entropy")));
+  for (const auto& [type, edit] : plane_edits_) {
+    const QSignalBlocker block(edit);  // one refresh at the end is enough
+    edit->setPlanes(planesOf(s, type));
+  }
   spectral_->load(s);
   plugin_regs_->load(s);
   refresh();
@@ -298,9 +339,14 @@ QString RunSettingsPanel::validationMessage() const {
 
 void RunSettingsPanel::refresh() {
   robust_->setEnabled(weighting_->currentText() == "briggs");
+  accumulation_->setEnabled(precision_->currentText() == "float");
   const bool lbfgs = method_->currentText() == "lbfgs";
   history_->setEnabled(lbfgs);
   in_memory_->setEnabled(lbfgs);
+  // Plane lists pick cube planes: in MFS they are kept but ignored (see SpectralSettingsBox).
+  for (const auto& [type, edit] : plane_edits_)
+    edit->setEnabled(spectral_->isCube());
+  plugin_regs_->setCube(spectral_->isCube());
   status_->clear();
   const auto s = settings(base_);
   if (!s) {

@@ -1,7 +1,9 @@
 #pragma once
 
 #include <QWidget>
+#include <map>
 #include <optional>
+#include <string>
 
 #include "core/data/dataset_summary.h"
 #include "core/imaging/gpu_devices.h"
@@ -16,6 +18,7 @@ class QSpinBox;
 
 namespace apertura::gui {
 
+class PlaneListEdit;
 class PluginRegularizersBox;
 class SpectralSettingsBox;
 
@@ -56,16 +59,18 @@ class RunSettingsPanel : public QWidget {
   QLineEdit* lambda_tsv_;
   QLineEdit* lambda_tv_;
   QLineEdit* lambda_entropy_;
-  PluginRegularizersBox* plugin_regs_ = nullptr;  // terms of loaded plugins
-  SpectralSettingsBox* spectral_ = nullptr;       // MFS / cube, across-plane terms
+  std::map<std::string, PlaneListEdit*> plane_edits_;  // per built-in term: regularizers[i].planes
+  PluginRegularizersBox* plugin_regs_ = nullptr;       // terms of loaded plugins
+  SpectralSettingsBox* spectral_ = nullptr;            // MFS / cube, across-plane terms
   QComboBox* method_;
   QSpinBox* iterations_;
   QSpinBox* history_;    // L-BFGS correction pairs (optimizer.history)
   QSpinBox* in_memory_;  // of which in RAM, 0 = all (optimizer.in_memory_limit)
   QComboBox* positivity_;
   QComboBox* precision_;
-  QComboBox* data_mode_;  // data.mode
-  QComboBox* backend_;    // imaging.backend and imaging.gpu_device (item data "cuda:N")
+  QComboBox* accumulation_;  // imaging.grid_accumulation (float precision only)
+  QComboBox* data_mode_;     // data.mode
+  QComboBox* backend_;       // imaging.backend and imaging.gpu_device (item data "cuda:N")
   QVector<BackendChoice> backend_choices_;  // the device query's list (pending until it ends)
   bool gpu_listed_ = false;
   QLabel* memory_;

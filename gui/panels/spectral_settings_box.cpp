@@ -7,6 +7,8 @@
 #include <QSignalBlocker>
 #include <QSpinBox>
 
+#include "gui/panels/plane_list_edit.h"
+
 namespace apertura::gui {
 namespace {
 
@@ -46,8 +48,12 @@ SpectralSettingsBox::SpectralSettingsBox(QWidget* parent)
         tr("Penalizes differences between adjacent cube planes (0 switches the term "
            "off); no effect on an MFS image"));
     lambdas_[type] = e;
-    form->addRow(title, e);
+    auto* planes = new PlaneListEdit(QString(type) + " planes", this);
+    planes->setObjectName(QString("planes-") + type);
+    plane_edits_[type] = planes;
+    form->addRow(title, lambdaWithPlanes(e, planes, this));
     connect(e, &QLineEdit::textChanged, this, &SpectralSettingsBox::changed);
+    connect(planes, &QLineEdit::textChanged, this, &SpectralSettingsBox::changed);
   }
   connect(mode_, &QComboBox::currentIndexChanged, this, [this] {
     updateEnabled();
@@ -62,6 +68,11 @@ QLineEdit* SpectralSettingsBox::lambdaEdit(const std::string& type) const {
   return it == lambdas_.end() ? nullptr : it->second;
 }
 
+QLineEdit* SpectralSettingsBox::planesEdit(const std::string& type) const {
+  const auto it = plane_edits_.find(type);
+  return it == plane_edits_.end() ? nullptr : it->second;
+}
+
 QString SpectralSettingsBox::planeCountText() const {
   return planes_->text();
 }
@@ -70,6 +81,13 @@ void SpectralSettingsBox::updateEnabled() {
   const bool cube = mode_->currentData().toString() == "cube";
   channels_->setEnabled(cube);
   planes_->setVisible(cube && !planes_->text().isEmpty());
+  // Plane lists are a cube notion: in MFS they keep their text (for a switch back) but are ignored.
+  for (const auto& [type, edit] : plane_edits_)
+    edit->setEnabled(cube);
+}
+
+bool SpectralSettingsBox::isCube() const {
+  return mode_->currentData().toString() == "cube";
 }
 
 void SpectralSettingsBox::setPlaneCount(int planes) {
@@ -94,6 +112,9 @@ bool SpectralSettingsBox::apply(project::ProjectSettings& s, QString* error) con
       return false;
     }
     e->setStyleSheet(QString());
+    std::vector<int> planes;
+    if (isCube() && !plane_edits_.at(type)->planes(planes, error))
+      return false;
     if (lambda == 0.0)
       continue;
     const auto it = loaded_.find(type);
@@ -101,6 +122,7 @@ bool SpectralSettingsBox::apply(project::ProjectSettings& s, QString* error) con
         it == loaded_.end() ? project::RegularizerSettings{} : it->second;
     r.type = type;
     r.lambda = lambda;
+    r.planes = planes;
     s.regularizers.push_back(r);
   }
   return true;
@@ -114,13 +136,16 @@ void SpectralSettingsBox::load(const project::ProjectSettings& s) {
   loaded_.clear();
   for (const char* type : kSpectralTerms) {
     double lambda = 0.0;
+    std::vector<int> planes;
     for (const auto& r : s.regularizers) {
       if (r.type == type) {
         lambda = r.lambda;
+        planes = r.planes;
         loaded_[type] = r;
       }
     }
     lambdas_.at(type)->setText(QString::number(lambda));
+    plane_edits_.at(type)->setPlanes(planes);
   }
   updateEnabled();
 }

@@ -40,7 +40,9 @@ namespace {
 QLineEdit* lambdaEdit(MainWindow& w, int row) {  // 0 L1, 1 TSV, 2 TV, 3 entropy
   QList<QLineEdit*> edits;
   for (QLineEdit* e : w.runSettings()->findChildren<QLineEdit*>()) {
-    if (!qobject_cast<QAbstractSpinBox*>(e->parentWidget()))  // not a spin box's own editor
+    // Not a spin box's own editor, nor a term's planes field beside its λ.
+    if (!qobject_cast<QAbstractSpinBox*>(e->parentWidget()) &&
+        !e->objectName().startsWith("planes-"))
       edits << e;
   }
   return row < edits.size() ? edits[row] : nullptr;

@@ -17,19 +17,13 @@
 #include "core/pipeline/imaging_pipeline.h"
 #include "core/project/project_file.h"
 #include "core/util/input_error.h"
-#include "tests/support/simulated_ms.h"
+#include "tests/support/cube_point_source.h"
 
 using namespace apertura;
+using namespace apertura::testing::cube_point;
 
 namespace {
 
-constexpr double kArcsec = M_PI / (180.0 * 3600.0);
-constexpr double kCellArcsec = 0.15;
-constexpr int kSize = 64;
-constexpr int kEastCells = 6;
-constexpr int kNorthCells = 4;
-constexpr double kRefHz = 230e9;
-constexpr double kChannelHz = 8e9;
 constexpr double kSpectralIndex = 2.0;
 
 double trueFlux(double hz) {
@@ -60,18 +54,6 @@ std::shared_ptr<pipeline::ImagingProducts> run(
   return products;
 }
 
-// Model flux within two pixels of the source, in plane k.
-double planeFlux(const pipeline::ImagingProducts& p, int k) {
-  const int ix = kSize / 2 - kEastCells, iy = kSize / 2 + kNorthCells;
-  const std::size_t offset = std::size_t(k) * kSize * kSize;
-  double flux = 0.0;
-  for (int y = iy - 2; y <= iy + 2; ++y) {
-    for (int x = ix - 2; x <= ix + 2; ++x)
-      flux += p.model[offset + std::size_t(y) * kSize + std::size_t(x)];
-  }
-  return flux;
-}
-
 // Rank 0 of a pretend two-process run: enough for the pipeline to see a distributed run (each
 // collective acts as if the other rank contributed nothing).
 class TwoRanks final : public engine::Communicator {
@@ -99,23 +81,11 @@ class TestCubeImaging : public QObject {
  private slots:
   void initTestCase() {
     QVERIFY(dir_.isValid());
-    sim::SkyModel sky;
-    sky.reference_frequency_hz = kRefHz;
-    sky.points.push_back({1.0, kEastCells * kCellArcsec * kArcsec,
-                          kNorthCells * kCellArcsec * kArcsec, kSpectralIndex});
-    sim::ObservationSpec spec = testing::almaTestObservation();
-    spec.spectral_windows = {sim::SpectralWindowSpec{kRefHz, kChannelHz, 3}};
-    spec.sigma_jy = 0.05;
-    ms_ = testing::simulateAlmaCompactMs(dir_.path().toStdString() + "/spectral.ms", sky, spec);
+    ms_ = simulate(dir_.path().toStdString() + "/spectral.ms", kSpectralIndex);
   }
 
   project::ProjectSettings cubeSettings() const {
-    project::ProjectSettings s;
-    s.data.path = ms_;
-    s.imaging.nx = s.imaging.ny = kSize;
-    s.imaging.cell_arcsec = kCellArcsec;
-    s.imaging.spectral_mode = "cube";
-    s.weighting.scheme = "natural";
+    project::ProjectSettings s = testing::cube_point::cubeSettings(ms_);
     s.regularizers = {{"l1", 1e-3, false, {}}};
     s.optimizer.max_iterations = 150;
     s.optimizer.relative_tolerance = 1e-12;

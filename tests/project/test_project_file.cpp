@@ -9,9 +9,11 @@
 #include "core/project/project_file.h"
 #include "core/project/project_overrides.h"
 #include "core/util/input_error.h"
+#include "tests/project/project_load_error.h"
 
 using namespace apertura;
 using namespace apertura::project;
+using apertura::project::test::loadError;
 
 namespace {
 
@@ -23,19 +25,13 @@ ProjectSettings everyFieldSet(const std::string& data_path) {
   s.imaging = {1024, 768, 0.05, "kaiser-bessel", 1e-6, 1.5, true, "cuda", 1, 2, "double"};
   s.regularizers = {{"entropy", 0.01, true, {{"prior", 1e-5}}},
                     {"tv", 0.002, false, {{"epsilon", 1e-8}, {"weight", 2.0}}}};
-  s.optimizer = {"cg-hz",
-                 "brent",
-                 250,
-                 7,
-                 1e-9,
-                 1e-12,
-                 120.0,
-                 "softplus",
-                 3,
-                 3,
-                 "/scratch/apertura",
-                 "float",
-                 data_path + "-previous-model.fits"};
+  s.optimizer = {"cg-hz", "brent",
+                 250,     7,
+                 1e-9,    1e-12,
+                 120.0,   "softplus",
+                 3,       3,
+                 1.5,     "/scratch/apertura",
+                 "float", data_path + "-previous-model.fits"};
   s.mask = {{"rectangle", false, {1, 2, 30, 40}},
             {"ellipse", true, {10, 10, 5, 3, 30}},
             {"polygon", false, {0, 0, 10, 0, 5, 8}}};
@@ -53,15 +49,6 @@ ProjectSettings everyFieldSet(const std::string& data_path) {
   s.output.model_ms = data_path + "-model.ms";
   s.output.model_in_place = true;
   return s;
-}
-
-QString loadError(const std::string& json, const std::string& base = "/tmp") {
-  try {
-    projectFromJson(json, base, "p.apertura");
-  } catch (const InputError& e) {
-    return QString::fromStdString(e.what());
-  }
-  return {};
 }
 
 std::string minimal(const std::string& extra) {
@@ -91,6 +78,7 @@ class TestProjectFile : public QObject {
     QCOMPARE(b.mask[2].values.size(), std::size_t(6));
     QCOMPARE(*b.optimizer.time_limit_s, 120.0);
     QCOMPARE(*b.optimizer.in_memory_limit, 3);
+    QCOMPARE(*b.optimizer.history_memory_gb, 1.5);
     QCOMPARE(b.optimizer.scratch_dir, std::string("/scratch/apertura"));
     QCOMPARE(b.optimizer.history_precision, std::string("float"));
     QCOMPARE(b.optimizer.initial_model, a.optimizer.initial_model);
@@ -114,6 +102,8 @@ class TestProjectFile : public QObject {
     QVERIFY(!back.data.chunk_rows.has_value());
     QVERIFY(text.find("\"in_memory_limit\": \"auto\"") != std::string::npos);
     QVERIFY(!back.optimizer.in_memory_limit.has_value());
+    QVERIFY(text.find("\"history_memory_gb\": \"auto\"") != std::string::npos);
+    QVERIFY(!back.optimizer.history_memory_gb.has_value());
     QVERIFY(back.optimizer.scratch_dir.empty());
     // Outside the project folder the path stays absolute.
     s.data.path = "/elsewhere/y.ms";
@@ -160,6 +150,9 @@ class TestProjectFile : public QObject {
         << QString::fromStdString(
                minimal("\"optimizer\": {\"history\": 5, \"in_memory_limit\": 6}"))
         << "optimizer.in_memory_limit: must lie in [1, optimizer.history]";
+    QTest::newRow("history memory")
+        << QString::fromStdString(minimal("\"optimizer\": {\"history_memory_gb\": 0}"))
+        << "optimizer.history_memory_gb: must be > 0";
     QTest::newRow("history precision")
         << QString::fromStdString(minimal("\"optimizer\": {\"history_precision\": \"half\"}"))
         << "optimizer.history_precision: 'half' is not one of: double";

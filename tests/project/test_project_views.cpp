@@ -5,20 +5,13 @@
 
 #include "core/project/project_file.h"
 #include "core/util/input_error.h"
+#include "tests/project/project_load_error.h"
 
 using namespace apertura;
 using namespace apertura::project;
+using apertura::project::test::loadError;
 
 namespace {
-
-QString loadError(const std::string& json) {
-  try {
-    projectFromJson(json, "/tmp", "p.apertura");
-  } catch (const InputError& e) {
-    return QString::fromStdString(e.what());
-  }
-  return {};
-}
 
 std::string withViews(const std::string& views) {
   return R"({"schema_version": 1, "views": )" + views + "}";

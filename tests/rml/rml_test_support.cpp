@@ -1,5 +1,6 @@
 #include "tests/rml/rml_test_support.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/util/random.h"
@@ -60,6 +61,22 @@ double gradientError(const std::function<double(const double*, double*)>& f,
 
 double gradientError(DifferentiableFunction& f, const std::vector<double>& x, double h) {
   return gradientError([&f](const double* p, double* g) { return f.evaluate(p, g); }, x, h);
+}
+
+double termGradientError(ObjectiveTerm& term, const std::vector<double>& x, double h,
+                         double scale) {
+  return gradientError(
+      [&](const double* p, double* g) {
+        if (g != nullptr)
+          std::fill(g, g + x.size(), 0.0);
+        const double v = term.evaluate(p, g, scale);
+        if (g != nullptr) {
+          for (std::size_t i = 0; i < x.size(); ++i)
+            g[i] /= scale;
+        }
+        return v;
+      },
+      x, h);
 }
 
 double norm(const std::vector<double>& a) {

@@ -9,6 +9,7 @@
 #include "core/imaging/uv_samples.h"
 #include "core/rml/direct_dft_operator.h"
 #include "core/rml/function.h"
+#include "core/rml/objective_term.h"
 
 namespace apertura::rml::test {
 
@@ -36,6 +37,10 @@ SyntheticUv randomUv(std::size_t rows, double max_uv_wavelengths, Random& rng);
 double gradientError(DifferentiableFunction& f, const std::vector<double>& x, double h);
 double gradientError(const std::function<double(const double*, double*)>& f,
                      const std::vector<double>& x, double h);
+// The same for a term's gradient, evaluated with `scale` (terms add scale * gradient) so that
+// the scaling is checked too.
+double termGradientError(ObjectiveTerm& term, const std::vector<double>& x, double h,
+                         double scale = 1.0);
 
 double norm(const std::vector<double>& a);
 double distance(const std::vector<double>& a, const std::vector<double>& b);

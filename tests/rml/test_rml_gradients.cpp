@@ -49,16 +49,6 @@ std::vector<std::vector<double>> masks(Random& rng) {
   return {{}, binary, smooth};
 }
 
-double termGradientError(ObjectiveTerm& term, const std::vector<double>& x, double h) {
-  return gradientError(
-      [&term](const double* p, double* g) {
-        if (g != nullptr)
-          std::fill(g, g + kPixels, 0.0);
-        return term.evaluate(p, g, 1.0);
-      },
-      x, h);
-}
-
 }  // namespace
 
 class TestRmlGradients : public QObject {

@@ -84,19 +84,7 @@ class TestSpectralRegularizers : public QObject {
                             0.05);
     if (masked)
       term.setMask(halfMask());
-    const double scale = 0.7;
-    const double error = gradientError(
-        [&](const double* p, double* g) {
-          if (g != nullptr)
-            std::fill(g, g + x.size(), 0.0);
-          const double v = term.evaluate(p, g, scale);
-          if (g != nullptr) {
-            for (std::size_t i = 0; i < x.size(); ++i)
-              g[i] /= scale;  // evaluate() adds scale * grad
-          }
-          return v;
-        },
-        x, 1e-6);
+    const double error = termGradientError(term, x, 1e-6, 0.7);
     QVERIFY2(error < 1e-6, qPrintable(QString::number(error)));
     if (masked) {
       // Pixels outside the mask get no gradient in any plane.

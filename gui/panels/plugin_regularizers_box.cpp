@@ -10,6 +10,7 @@
 #include <cmath>
 
 #include "core/plugin/plugin_registry.h"
+#include "gui/panels/plane_list_edit.h"
 
 namespace apertura::gui {
 
@@ -42,7 +43,12 @@ void PluginRegularizersBox::build(const plugin::PluginRegistry& registry) {
                                   .arg(QString::fromUtf8(r.description ? r.description : ""),
                                        QString::fromUtf8(p.api->name)));
       connect(term.lambda, &QLineEdit::textChanged, this, &PluginRegularizersBox::changed);
-      form_->addRow(tr("%1 λ").arg(QString::fromUtf8(r.name)), term.lambda);
+      term.planes = new PlaneListEdit(QString("%1 planes").arg(r.name));
+      term.planes->setObjectName(QString("planes-%1").arg(r.name));
+      term.planes->setEnabled(cube_);
+      connect(term.planes, &QLineEdit::textChanged, this, &PluginRegularizersBox::changed);
+      form_->addRow(tr("%1 λ").arg(QString::fromUtf8(r.name)),
+                    lambdaWithPlanes(term.lambda, term.planes));
       for (std::size_t k = 0; k < r.num_parameters; ++k) {
         const AperturaParameterV1& q = r.parameters[k];
         auto* spin = new QDoubleSpinBox;
@@ -74,6 +80,7 @@ void PluginRegularizersBox::show(const std::vector<project::RegularizerSettings>
         std::find_if(terms.begin(), terms.end(), [&](const auto& r) { return r.type == t.type; });
     const QSignalBlocker block(this);
     t.lambda->setText(it == terms.end() ? "0" : QString::number(it->lambda));
+    t.planes->setPlanes(it == terms.end() ? std::vector<int>{} : it->planes);
     for (auto& [name, spin] : t.parameters) {
       if (it != terms.end()) {
         const auto p = it->parameters.find(name);
@@ -82,6 +89,12 @@ void PluginRegularizersBox::show(const std::vector<project::RegularizerSettings>
       }
     }
   }
+}
+
+void PluginRegularizersBox::setCube(bool cube) {
+  cube_ = cube;
+  for (Term& t : terms_)
+    t.planes->setEnabled(cube);
 }
 
 void PluginRegularizersBox::load(const project::ProjectSettings& s) {
@@ -121,6 +134,8 @@ bool PluginRegularizersBox::apply(project::ProjectSettings& s, QString* error) c
     const auto loaded = std::find_if(loaded_.begin(), loaded_.end(),
                                      [&](const auto& l) { return l.type == t.type; });
     r.use_mask = loaded != loaded_.end() && loaded->use_mask;
+    if (cube_ && !t.planes->planes(r.planes, error))
+      return false;
     for (const auto& [name, spin] : t.parameters)
       r.parameters[name] = spin->value();
     s.regularizers.push_back(std::move(r));

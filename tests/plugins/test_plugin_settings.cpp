@@ -1,6 +1,6 @@
 // Plugin regularizers in the run settings panel: their λ and parameters (ranges and defaults from
 // the plugin) become project terms, a loaded project fills them in, and a term of a missing plugin
-// is kept and reported rather than dropped.
+// is kept and reported rather than dropped; in a cube each term has a planes field.
 #include <QDoubleSpinBox>
 #include <QLineEdit>
 #include <QSignalSpy>
@@ -64,6 +64,33 @@ class TestPluginSettings : public QObject {
     QVERIFY(s);
     QCOMPARE(find(*s, "wavelet")->parameters.at("include_coarse"), 1.0);
     QVERIFY(find(*s, "l1"));
+
+    // In a cube the term's planes field shows and writes regularizers[i].planes; in MFS it is
+    // disabled and ignored.
+    auto* planes = panel.findChild<QLineEdit*>("planes-wavelet");
+    QVERIFY(planes);
+    QVERIFY(!planes->isEnabled());
+    project::ProjectSettings cube = p;
+    cube.imaging.spectral_mode = "cube";
+    cube.regularizers[1].planes = {0, 2, 3, 4};
+    panel.setSettings(cube);
+    QVERIFY(planes->isEnabled());
+    QCOMPARE(planes->text(), QString("0, 2-4"));
+    s = panel.settings(cube);
+    QVERIFY2(s, qPrintable(panel.validationMessage()));
+    QCOMPARE(find(*s, "wavelet")->planes, (std::vector<int>{0, 2, 3, 4}));
+    planes->setText("1-2");
+    s = panel.settings(cube);
+    QVERIFY2(s, qPrintable(panel.validationMessage()));
+    QCOMPARE(find(*s, "wavelet")->planes, (std::vector<int>{1, 2}));
+    planes->setText("1-x");
+    QVERIFY(!panel.settings(cube));
+    QVERIFY2(panel.validationMessage().contains("wavelet planes"),
+             qPrintable(panel.validationMessage()));
+    panel.setSettings(p);
+    QVERIFY(!planes->isEnabled());
+    QVERIFY(planes->styleSheet().isEmpty());  // the project's list replaced the marked text
+    QVERIFY(find(*panel.settings({}), "wavelet")->planes.empty());
     const QByteArray artifacts = qgetenv("APERTURA_TEST_ARTIFACTS");
     if (!artifacts.isEmpty())
       panel.grab().save(QString::fromUtf8(artifacts) + "/plugin-settings.png");

@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cstdint>
 
-
 namespace apertura::imaging {
 
 template <typename T>

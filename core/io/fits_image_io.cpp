@@ -128,8 +128,10 @@ void readWcs(fitsfile* f, const std::string& path, FitsImage& img) {
   img.ref_ra_rad = w.crval[0] * kDeg;
   img.ref_dec_rad = w.crval[1] * kDeg;
   img.projection = std::string(w.ctype[0]).substr(5, 3);
-  if (w.spec >= 0)
+  if (w.spec >= 0) {
     img.frequency_hz = w.crval[w.spec];
+    img.bandwidth_hz = std::fabs(m[std::size_t(w.spec) * n + w.spec]);  // one plane: its width
+  }
 }
 
 }  // namespace

@@ -43,7 +43,8 @@ std::vector<CubePlane> cubePlanes(const std::vector<SpectralWindowChannels>& win
       for (auto f = first; f != last; ++f)
         sum += *f;
       p.frequency_hz = sum / double(p.num_channels);
-      p.bandwidth_hz = *std::max_element(first, last) - *std::min_element(first, last);
+      p.bandwidth_hz =
+          *std::max_element(first, last) - *std::min_element(first, last) + w.channel_width_hz;
       planes.push_back(p);
     }
   }
@@ -92,7 +93,10 @@ void PlaneChunks::forEach(const Visitor& visit) {
 
 CubeData splitIntoPlanes(RunData& data, int channels_per_plane) {
   CubeData cube;
-  cube.planes = cubePlanes(spectralWindowsOf(*data.sequence), channels_per_plane);
+  std::vector<SpectralWindowChannels> windows = spectralWindowsOf(*data.sequence);
+  for (SpectralWindowChannels& w : windows)
+    w.channel_width_hz = data.channelWidth(w.spectral_window);
+  cube.planes = cubePlanes(windows, channels_per_plane);
   const std::size_t P = cube.planes.size();
   if (data.streaming) {
     for (const CubePlane& p : cube.planes)

@@ -20,13 +20,16 @@ struct CubePlane {
   std::size_t first_channel = 0;
   std::size_t num_channels = 0;
   double frequency_hz = 0.0;  // mean of the plane's channels
-  double bandwidth_hz = 0.0;  // highest minus lowest channel frequency (0 for one channel)
+  // From the lowest channel's lower edge to the highest channel's upper edge (channel centres
+  // -/+ half the window's channel width; without a width, highest minus lowest centre).
+  double bandwidth_hz = 0.0;
 };
 
 // The selected channel frequencies of each spectral window, as the chunks show them.
 struct SpectralWindowChannels {
   int spectral_window = 0;
   std::vector<double> frequencies_hz;
+  double channel_width_hz = 0.0;  // |CHAN_WIDTH| (0: not known)
 };
 
 // Every spectral window of the sequence, in order of first appearance. Throws InputError when two

@@ -35,6 +35,14 @@ struct RunData {
   std::unique_ptr<ChunkSequence> sequence;
   rml::DataTotals totals;  // of the measured weights
   double max_uv_wavelengths = 0.0;
+  // |CHAN_WIDTH| of each spectral window of the file, by id (0: not given), for the bandwidth of
+  // the image or of each cube plane.
+  std::vector<double> channel_widths_hz;
+  double channelWidth(int spectral_window) const {
+    return spectral_window >= 0 && std::size_t(spectral_window) < channel_widths_hz.size()
+               ? channel_widths_hz[std::size_t(spectral_window)]
+               : 0.0;
+  }
   // Distributed w-stacking: the w range (wavelengths) of every rank's samples (min > max: none).
   double w_cover_min = 1.0, w_cover_max = -1.0;
   engine::TrackedBytes tracked;  // the chunks' memory, for telemetry

@@ -158,6 +158,16 @@ void readStage(engine::RunContext& ctx, RunData& data, ImagingProducts& out) {
   std::size_t rows = 0, chunks = 0;
   int field = options.selection.field_ids.empty() ? 0 : options.selection.field_ids.front();
   double fmin = INFINITY, fmax = 0.0, fsum = 0.0;
+  // Band edges: channel centres -/+ half their width.
+  double edge_lo = INFINITY, edge_hi = 0.0;
+  data.channel_widths_hz.clear();
+  for (const SpectralWindowInfo& w : info.spectral_windows) {
+    if (w.id >= 0) {
+      if (data.channel_widths_hz.size() <= std::size_t(w.id))
+        data.channel_widths_hz.resize(std::size_t(w.id) + 1, 0.0);
+      data.channel_widths_hz[std::size_t(w.id)] = std::fabs(w.channel_width_hz);
+    }
+  }
   std::vector<double> chunk_weight_sums;  // deterministic reduction: summed exactly below
   std::size_t nf = 0;
   while (source->next(chunk)) {
@@ -169,9 +179,12 @@ void readStage(engine::RunContext& ctx, RunData& data, ImagingProducts& out) {
       const double* uvw = &chunk.uvw_m[3 * r];
       data.max_uv_wavelengths = std::max(data.max_uv_wavelengths, std::hypot(uvw[0], uvw[1]));
     }
+    const double half_width = 0.5 * data.channelWidth(chunk.spectral_window_id);
     for (double f : chunk.frequencies_hz) {
       fmin = std::min(fmin, f);
       fmax = std::max(fmax, f);
+      edge_lo = std::min(edge_lo, f - half_width);
+      edge_hi = std::max(edge_hi, f + half_width);
       fsum += f;
       ++nf;
     }
@@ -216,6 +229,8 @@ void readStage(engine::RunContext& ctx, RunData& data, ImagingProducts& out) {
     data.max_uv_wavelengths = maxOverRanks(comm, data.max_uv_wavelengths);
     fmax = maxOverRanks(comm, fmax);
     fmin = -maxOverRanks(comm, -fmin);
+    edge_hi = maxOverRanks(comm, edge_hi);
+    edge_lo = -maxOverRanks(comm, -edge_lo);
     const double start = out.start_time_mjd_s > 0.0 ? out.start_time_mjd_s : INFINITY;
     out.start_time_mjd_s = -maxOverRanks(comm, -start);
   }
@@ -253,7 +268,7 @@ void readStage(engine::RunContext& ctx, RunData& data, ImagingProducts& out) {
   data.max_uv_wavelengths *= fmax / 299792458.0;
   out.rows = rows;
   out.frequency_hz = fsum / double(nf);
-  out.bandwidth_hz = fmax - fmin;
+  out.bandwidth_hz = std::isfinite(edge_lo) ? edge_hi - edge_lo : 0.0;
   out.telescope = info.telescope;
   if (field >= 0 && std::size_t(field) < info.fields.size()) {
     out.phase_centre_ra_rad = info.fields[std::size_t(field)].ra_rad;

@@ -168,8 +168,11 @@ class TestCubeImaging : public QObject {
     const auto cube = run(s);
     QCOMPARE(cube->planes, 1);
     QCOMPARE(cube->plane_frequencies_hz.front(), kRefHz + kChannelHz);
+    // Three 8 GHz wide channels (the simulator's CHAN_WIDTH) span 24 GHz.
+    QCOMPARE(cube->plane_bandwidths_hz.front(), 3 * kChannelHz);
     s.imaging.spectral_mode = "mfs";
     const auto mfs = run(s);
+    QCOMPARE(mfs->bandwidth_hz, 3 * kChannelHz);
     QVERIFY(sameBits(cube->dirty, mfs->dirty));
     QVERIFY(sameBits(cube->psf, mfs->psf));
     QVERIFY(sameBits(cube->model, mfs->model));
@@ -250,15 +253,17 @@ class TestCubeImaging : public QObject {
   }
 
   void planesNeverMixWindows() {
-    // Window 3 listed first but higher in frequency; window 0 has five channels (1 GHz apart).
+    // Window 3 listed first but higher in frequency, with channels narrower than their spacing;
+    // window 0 has five channels (1 GHz apart and wide).
     const std::vector<pipeline::SpectralWindowChannels> windows = {
-        {3, {240e9, 241e9, 242e9}}, {0, {224e9, 225e9, 226e9, 227e9, 228e9}}};
+        {3, {240e9, 241e9, 242e9}, 0.5e9}, {0, {224e9, 225e9, 226e9, 227e9, 228e9}, 1e9}};
     const std::vector<pipeline::CubePlane> planes = pipeline::cubePlanes(windows, 2);
     QCOMPARE(planes.size(), std::size_t(5));  // 3 of window 0, 2 of window 3
     const int spw[] = {0, 0, 0, 3, 3};
     const std::size_t first[] = {0, 2, 4, 0, 2}, count[] = {2, 2, 1, 2, 1};
     const double hz[] = {224.5e9, 226.5e9, 228e9, 240.5e9, 242e9};
-    const double width[] = {1e9, 1e9, 0.0, 1e9, 0.0};
+    // Band edges: from half a channel below the first centre to half a channel above the last.
+    const double width[] = {2e9, 2e9, 1e9, 1.5e9, 0.5e9};
     for (std::size_t k = 0; k < planes.size(); ++k) {
       QCOMPARE(planes[k].spectral_window, spw[k]);
       QCOMPARE(planes[k].first_channel, first[k]);

@@ -117,6 +117,9 @@ class TestImagingPipeline : public QObject {
     QVERIFY(std::fabs(restored.ref_dec_rad + 0.5) < 1e-9);
     QVERIFY(std::fabs(restored.cell_x_rad + kCellArcsec * kArcsec) < 1e-15);
     QVERIFY(restored.beam.has_value());
+    // The frequency axis: the channel's centre, and its width (the simulator's CHAN_WIDTH).
+    QCOMPARE(restored.frequency_hz, 230e9);
+    QCOMPARE(restored.bandwidth_hz, 100e6);
     // 2024-03-21 (the simulator's default date), a start time within that day.
     QVERIFY2(restored.date_obs.rfind("2024-03-2", 0) == 0, restored.date_obs.c_str());
     QVERIFY(std::fabs(restored.beam->major_fwhm_rad - products->beam.bmaj) < 1e-12);

@@ -67,6 +67,7 @@ class TestFitsImageIo : public QObject {
     QVERIFY(std::fabs(back.ref_dec_rad + 0.42) < 1e-13);
     QCOMPARE(back.projection, std::string("SIN"));
     QCOMPARE(back.frequency_hz, 232e9);
+    QCOMPARE(back.bandwidth_hz, 2e9);
     QCOMPARE(back.bunit, std::string("JY/PIXEL"));
     QVERIFY(back.beam.has_value());
     QVERIFY(std::fabs(back.beam->major_fwhm_rad - 1.2 * kArcsec) < 1e-15);

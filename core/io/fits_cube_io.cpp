@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "core/io/fits_cfitsio.h"
+#include "core/io/fits_wcs_reader.h"
 #include "core/util/input_error.h"
 
 namespace apertura {
@@ -87,15 +88,6 @@ void writeBeamsTable(fits::KeyWriter& k, fitsfile* f, const FitsCube& c) {
   k.check("BEAMS rows");
 }
 
-double readKey(fitsfile* f, const std::string& path, const char* key) {
-  double v = 0.0;
-  int status = 0;
-  fits_read_key(f, TDOUBLE, key, &v, nullptr, &status);
-  if (status != 0)
-    throw InputError(path, std::string("missing or unreadable keyword ") + key);
-  return v;
-}
-
 std::string readText(fitsfile* f, const char* key) {
   char v[FLEN_VALUE] = {0};
   int status = 0;
@@ -150,23 +142,20 @@ FitsCube readFitsCube(const std::string& path) {
   h.nx = int(naxes[0]);
   h.ny = int(naxes[1]);
   c.planes = int(naxes[2]);
-  c.ctype3 = readText(raw, "CTYPE3");
-  if (c.ctype3 != "FREQ")
-    throw InputError(path, "CTYPE3 is '" + c.ctype3 + "', expected FREQ");
-  c.crval3 = readKey(raw, path, "CRVAL3");
-  c.cdelt3 = readKey(raw, path, "CDELT3");
-  c.crpix3 = readKey(raw, path, "CRPIX3");
+  const fits::SpectralAxis spectral = fits::readSkyWcs(raw, path, h);
+  if (spectral.axis != 2 || spectral.ctype != "FREQ") {
+    throw InputError(path, spectral.axis < 0 ? "no spectral axis; expected FREQ on axis 3"
+                                             : "the spectral axis is " + spectral.ctype +
+                                                   " on axis " + std::to_string(spectral.axis + 1) +
+                                                   "; expected FREQ on axis 3");
+  }
+  c.ctype3 = spectral.ctype;
+  c.crval3 = spectral.crval;
+  c.cdelt3 = spectral.cdelt;
+  c.crpix3 = spectral.crpix;
   c.specsys = readText(raw, "SPECSYS");
   for (int p = 0; p < c.planes; ++p)
     c.frequencies_hz.push_back(c.crval3 + (p + 1 - c.crpix3) * c.cdelt3);
-  h.cell_x_rad = readKey(raw, path, "CDELT1") * kDeg;
-  h.cell_y_rad = readKey(raw, path, "CDELT2") * kDeg;
-  h.ref_pixel_x = readKey(raw, path, "CRPIX1") - 1.0;
-  h.ref_pixel_y = readKey(raw, path, "CRPIX2") - 1.0;
-  h.ref_ra_rad = readKey(raw, path, "CRVAL1") * kDeg;
-  h.ref_dec_rad = readKey(raw, path, "CRVAL2") * kDeg;
-  const std::string ctype1 = readText(raw, "CTYPE1");
-  h.projection = ctype1.size() >= 8 ? ctype1.substr(5, 3) : "SIN";
   h.bunit = readText(raw, "BUNIT");
   h.object = readText(raw, "OBJECT");
   h.telescope = readText(raw, "TELESCOP");

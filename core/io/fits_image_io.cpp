@@ -2,7 +2,6 @@
 
 #include <fitsio.h>
 #include <wcslib/wcs.h>
-#include <wcslib/wcshdr.h>
 
 #include <cmath>
 #include <cstdio>
@@ -11,6 +10,7 @@
 #include <vector>
 
 #include "core/io/fits_cfitsio.h"
+#include "core/io/fits_wcs_reader.h"
 #include "core/util/input_error.h"
 
 namespace apertura {
@@ -64,15 +64,6 @@ void writeFitsImage(const std::string& path, const FitsImage& img, FitsPixelType
 
 namespace {
 
-struct WcsHolder {
-  wcsprm* wcs = nullptr;
-  int nwcs = 0;
-  ~WcsHolder() {
-    if (wcs)
-      wcsvfree(&nwcs, &wcs);
-  }
-};
-
 std::string readString(fitsfile* f, const char* key) {
   char value[FLEN_VALUE] = {0};
   int status = 0;
@@ -87,51 +78,6 @@ std::optional<double> readDouble(fitsfile* f, const char* key) {
   if (status != 0)
     return std::nullopt;
   return value;
-}
-
-void readWcs(fitsfile* f, const std::string& path, FitsImage& img) {
-  char* header = nullptr;
-  int nkeys = 0, status = 0;
-  fits_hdr2str(f, 1, nullptr, 0, &header, &nkeys, &status);
-  if (status != 0)
-    throw InputError(path, "cannot read the FITS header: " + fits::errorText(status));
-  WcsHolder h;
-  int nreject = 0;
-  const int err = wcspih(header, nkeys, WCSHDR_all, 0, &nreject, &h.nwcs, &h.wcs);
-  fits_free_memory(header, &status);
-  if (err != 0 || h.nwcs < 1)
-    throw InputError(path, "the FITS header has no usable WCS");
-  wcsprm& w = h.wcs[0];
-  if (wcsset(&w) != 0)
-    throw InputError(path, "wcslib rejects the header's WCS (CTYPE/CRVAL/CDELT)");
-  if (w.lng != 0 || w.lat != 1) {
-    throw InputError(path,
-                     "expected RA on axis 1 and Dec on axis 2 (CTYPE1 = RA---xxx, "
-                     "CTYPE2 = DEC--xxx)");
-  }
-  const int n = w.naxis;
-  // Pixel-to-intermediate matrix: CDi_j when the header uses CD, else CDELTi * PCi_j.
-  std::vector<double> m(static_cast<std::size_t>(n) * n);
-  for (int i = 0; i < n; ++i) {
-    for (int j = 0; j < n; ++j) {
-      m[i * n + j] = (w.altlin & 2) ? w.cd[i * n + j] : w.cdelt[i] * w.pc[i * n + j];
-    }
-  }
-  const double scale = std::fabs(m[0]) + std::fabs(m[n + 1]);
-  if (std::fabs(m[1]) > 1e-9 * scale || std::fabs(m[n]) > 1e-9 * scale) {
-    throw InputError(path, "rotated pixel grids (off-diagonal PC/CD) are not supported");
-  }
-  img.cell_x_rad = m[0] * kDeg;
-  img.cell_y_rad = m[n + 1] * kDeg;
-  img.ref_pixel_x = w.crpix[0] - 1.0;
-  img.ref_pixel_y = w.crpix[1] - 1.0;
-  img.ref_ra_rad = w.crval[0] * kDeg;
-  img.ref_dec_rad = w.crval[1] * kDeg;
-  img.projection = std::string(w.ctype[0]).substr(5, 3);
-  if (w.spec >= 0) {
-    img.frequency_hz = w.crval[w.spec];
-    img.bandwidth_hz = std::fabs(m[std::size_t(w.spec) * n + w.spec]);  // one plane: its width
-  }
 }
 
 }  // namespace
@@ -161,7 +107,7 @@ FitsImage readFitsImage(const std::string& path) {
   FitsImage img;
   img.nx = static_cast<int>(naxes[0]);
   img.ny = static_cast<int>(naxes[1]);
-  readWcs(raw, path, img);
+  fits::readSkyWcs(raw, path, img);
   img.bunit = readString(raw, "BUNIT");
   img.object = readString(raw, "OBJECT");
   img.telescope = readString(raw, "TELESCOP");

@@ -1,5 +1,6 @@
 // FITS images: write/read round trips (pixels, WCS, BUNIT, beam, HISTORY), world coordinates
-// against the SIN/TAN projection formulas, and errors naming the file.
+// against the SIN/TAN projection formulas, a CD matrix for the sky axes, and errors naming the
+// file.
 #include <fitsio.h>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -89,6 +90,29 @@ class TestFitsImageIo : public QObject {
     QCOMPARE(QString(bunit), QString("JY/PIXEL"));
     QVERIFY(std::fabs(cdelt1 + 0.2 / 3600.0) < 1e-15);
     QCOMPARE(crpix1, 4.0);
+  }
+
+  // CDi_j for the sky axes only, the degenerate FREQ and STOKES axes keeping their CDELT (the
+  // standard's zero default for the missing CD3_3, CD4_4 would make the matrix singular).
+  void cdMatrixForTheSkyAxesOnly() {
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("cd.fits").toStdString();
+    writeFitsImage(path, sample());
+    fitsfile* f = nullptr;
+    int status = 0;
+    fits_open_file(&f, path.c_str(), READWRITE, &status);
+    const double cd11 = -0.2 / 3600.0, cd22 = 0.2 / 3600.0;
+    fits_delete_key(f, "CDELT1", &status);
+    fits_delete_key(f, "CDELT2", &status);
+    fits_update_key(f, TDOUBLE, "CD1_1", const_cast<double*>(&cd11), nullptr, &status);
+    fits_update_key(f, TDOUBLE, "CD2_2", const_cast<double*>(&cd22), nullptr, &status);
+    fits_close_file(f, &status);
+    QCOMPARE(status, 0);
+    const FitsImage back = readFitsImage(path);
+    QVERIFY(std::fabs(back.cell_x_rad / sample().cell_x_rad - 1.0) < 1e-12);
+    QVERIFY(std::fabs(back.cell_y_rad / sample().cell_y_rad - 1.0) < 1e-12);
+    QCOMPARE(back.frequency_hz, 232e9);
+    QCOMPARE(back.bandwidth_hz, 2e9);
   }
 
   void worldCoordinatesFollowTheProjection() {

@@ -39,6 +39,7 @@ SpectralAxis readSkyWcs(fitsfile* f, const std::string& path, FitsImage& img) {
     throw InputError(path, "the FITS header has no usable WCS");
   wcsprm& w = h.wcs[0];
   const int n = w.naxis;
+  const auto at = [n](int i, int j) { return std::size_t(i) * std::size_t(n) + std::size_t(j); };
   if (w.altlin & 2) {
     // CDi_j given for the sky axes only (the others in CDELTi, or degenerate): the standard's
     // zero default would make the matrix singular, so such an axis takes its CDELTi (1 if absent),
@@ -46,9 +47,9 @@ SpectralAxis readSkyWcs(fitsfile* f, const std::string& path, FitsImage& img) {
     for (int i = 0; i < n; ++i) {
       bool empty = true;
       for (int j = 0; j < n; ++j)
-        empty = empty && w.cd[i * n + j] == 0.0 && w.cd[j * n + i] == 0.0;
+        empty = empty && w.cd[at(i, j)] == 0.0 && w.cd[at(j, i)] == 0.0;
       if (empty)
-        w.cd[i * n + i] = w.cdelt[i];
+        w.cd[at(i, i)] = w.cdelt[i];
     }
   }
   if (wcsset(&w) != 0)
@@ -59,16 +60,16 @@ SpectralAxis readSkyWcs(fitsfile* f, const std::string& path, FitsImage& img) {
                      "CTYPE2 = DEC--xxx)");
   }
   // Pixel-to-intermediate matrix: CDi_j when the header uses CD, else CDELTi * PCi_j.
-  std::vector<double> m(std::size_t(n) * std::size_t(n));
+  std::vector<double> m(at(n, 0));
   for (int i = 0; i < n; ++i) {
     for (int j = 0; j < n; ++j)
-      m[std::size_t(i * n + j)] = (w.altlin & 2) ? w.cd[i * n + j] : w.cdelt[i] * w.pc[i * n + j];
+      m[at(i, j)] = (w.altlin & 2) ? w.cd[at(i, j)] : w.cdelt[i] * w.pc[at(i, j)];
   }
-  const double scale = std::fabs(m[0]) + std::fabs(m[std::size_t(n) + 1]);
-  if (std::fabs(m[1]) > 1e-9 * scale || std::fabs(m[std::size_t(n)]) > 1e-9 * scale)
+  const double scale = std::fabs(m[0]) + std::fabs(m[at(1, 1)]);
+  if (std::fabs(m[at(0, 1)]) > 1e-9 * scale || std::fabs(m[at(1, 0)]) > 1e-9 * scale)
     throw InputError(path, "rotated pixel grids (off-diagonal PC/CD) are not supported");
   img.cell_x_rad = m[0] * kDeg;
-  img.cell_y_rad = m[std::size_t(n) + 1] * kDeg;
+  img.cell_y_rad = m[at(1, 1)] * kDeg;
   img.ref_pixel_x = w.crpix[0] - 1.0;
   img.ref_pixel_y = w.crpix[1] - 1.0;
   img.ref_ra_rad = w.crval[0] * kDeg;
@@ -81,7 +82,7 @@ SpectralAxis readSkyWcs(fitsfile* f, const std::string& path, FitsImage& img) {
   spectral.ctype = std::string(w.ctype[w.spec]).substr(0, 4);
   spectral.crval = w.crval[w.spec];
   spectral.crpix = w.crpix[w.spec];
-  spectral.cdelt = m[std::size_t(w.spec * n + w.spec)];
+  spectral.cdelt = m[at(w.spec, w.spec)];
   if (spectral.ctype == "FREQ") {
     img.frequency_hz = spectral.crval + (1.0 - spectral.crpix) * spectral.cdelt;  // of pixel 1
     img.bandwidth_hz = std::fabs(spectral.cdelt);  // one plane: its width

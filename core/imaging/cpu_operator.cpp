@@ -104,26 +104,14 @@ class CpuOperator final : public ImagingOperator<T> {
 
   void grid(const std::vector<const Complex*>& vis, const std::vector<const float*>& weights,
             Complex* image) override {
-    checkBlocks(vis.size());
-    if (weights.size() != vis.size())
-      throw std::invalid_argument("grid: one weight pointer (or null) per block expected");
+    checkGridArguments(vis.size(), weights.size());
     if (wideAccumulation()) {
       std::vector<std::complex<double>> wide(geometry_.numPixels());
-      gridDouble(vis, weights, wide.data());
-      for (std::size_t p = 0; p < wide.size(); ++p)
-        image[p] = Complex(wide[p]);
-      return;
+      gridAllPlanes(vis, weights, wideGrid(), wide.data());
+      narrow(wide, image);
+    } else {
+      gridAllPlanes(vis, weights, grid_.data(), image);
     }
-    std::fill(image, image + geometry_.numPixels(), Complex(0));
-    arena_->execute([&] {
-      for (int plane = 0; plane < wstack_.planes; ++plane) {
-        zeroGrid(grid_.data());
-        for (std::size_t b = 0; b < vis.size(); ++b)
-          passes_->grid(scales_[b], plans_[b], plane, vis[b], weights[b], grid_.data());
-        fftGrid(grid_.data(), false);
-        gridToImage(grid_.data(), image, plane);
-      }
-    });
   }
 
   void gridDouble(const std::vector<const Complex*>& vis, const std::vector<const float*>& weights,
@@ -131,21 +119,8 @@ class CpuOperator final : public ImagingOperator<T> {
     if constexpr (std::is_same_v<T, double>) {
       grid(vis, weights, image);
     } else if (wideAccumulation()) {
-      checkBlocks(vis.size());
-      if (weights.size() != vis.size())
-        throw std::invalid_argument("grid: one weight pointer (or null) per block expected");
-      std::fill(image, image + geometry_.numPixels(), std::complex<double>(0));
-      if (wide_.size() != grid_.size())
-        wide_.resize(grid_.size());
-      arena_->execute([&] {
-        for (int plane = 0; plane < wstack_.planes; ++plane) {
-          zeroGrid(wide_.data());
-          for (std::size_t b = 0; b < vis.size(); ++b)
-            passes_->grid(scales_[b], plans_[b], plane, vis[b], weights[b], wide_.data());
-          fftGrid(wide_.data(), false);
-          gridToImage(wide_.data(), image, plane);
-        }
-      });
+      checkGridArguments(vis.size(), weights.size());
+      gridAllPlanes(vis, weights, wideGrid(), image);
     } else {
       ImagingOperator<T>::gridDouble(vis, weights, image);
     }
@@ -189,15 +164,14 @@ class CpuOperator final : public ImagingOperator<T> {
 
   void beginGrid() override {
     requireNoWStacking();
-    if (wideAccumulation()) {
-      if (wide_.size() != grid_.size())
-        wide_.resize(grid_.size());
-      arena_->execute([&] { zeroGrid(wide_.data()); });
-      return;
-    }
-    if (accumulator_.size() != grid_.size())
+    if (!wideAccumulation() && accumulator_.size() != grid_.size())
       accumulator_.resize(grid_.size());
-    arena_->execute([&] { zeroGrid(accumulator_.data()); });
+    arena_->execute([&] {
+      if (wideAccumulation())
+        zeroGrid(wideGrid());
+      else
+        zeroGrid(accumulator_.data());
+    });
   }
 
   void gridBlock(const PlannedBlock& block, const Complex* vis, const float* weights) override {
@@ -213,30 +187,20 @@ class CpuOperator final : public ImagingOperator<T> {
   void endGrid(Complex* image) override {
     if (wideAccumulation()) {
       std::vector<std::complex<double>> wide(geometry_.numPixels());
-      endGridDouble(wide.data());
-      for (std::size_t p = 0; p < wide.size(); ++p)
-        image[p] = Complex(wide[p]);
-      return;
+      finishGrid(wide_.data(), wide.data());
+      narrow(wide, image);
+    } else {
+      finishGrid(accumulator_.data(), image);
     }
-    std::fill(image, image + geometry_.numPixels(), Complex(0));
-    arena_->execute([&] {
-      fftGrid(accumulator_.data(), false);
-      gridToImage(accumulator_.data(), image, 0);
-    });
   }
 
   void endGridDouble(std::complex<double>* image) override {
-    if constexpr (std::is_same_v<T, double>) {
+    if constexpr (std::is_same_v<T, double>)
       endGrid(image);
-    } else if (wideAccumulation()) {
-      std::fill(image, image + geometry_.numPixels(), std::complex<double>(0));
-      arena_->execute([&] {
-        fftGrid(wide_.data(), false);
-        gridToImage(wide_.data(), image, 0);
-      });
-    } else {
+    else if (wideAccumulation())
+      finishGrid(wide_.data(), image);
+    else
       ImagingOperator<T>::endGridDouble(image);
-    }
   }
 
   const ImageGeometry& geometry() const override { return geometry_; }
@@ -260,6 +224,51 @@ class CpuOperator final : public ImagingOperator<T> {
       throw std::invalid_argument(
           "operator called with a different number of blocks than "
           "setSamples() was given");
+  }
+
+  void checkGridArguments(std::size_t blocks, std::size_t weight_pointers) const {
+    checkBlocks(blocks);
+    if (weight_pointers != blocks)
+      throw std::invalid_argument("grid: one weight pointer (or null) per block expected");
+  }
+
+  // The double grid of double_accumulation, allocated on first use.
+  std::complex<double>* wideGrid() {
+    if (wide_.size() != grid_.size())
+      wide_.resize(grid_.size());
+    return wide_.data();
+  }
+
+  // Every block, w plane by w plane, through the grid `buf` (of T, or double for the wide
+  // accumulator) into `image`.
+  template <typename C, typename O>
+  void gridAllPlanes(const std::vector<const Complex*>& vis,
+                     const std::vector<const float*>& weights, C* buf, O* image) {
+    std::fill(image, image + geometry_.numPixels(), O(0));
+    arena_->execute([&] {
+      for (int plane = 0; plane < wstack_.planes; ++plane) {
+        zeroGrid(buf);
+        for (std::size_t b = 0; b < vis.size(); ++b)
+          passes_->grid(scales_[b], plans_[b], plane, vis[b], weights[b], buf);
+        fftGrid(buf, false);
+        gridToImage(buf, image, plane);
+      }
+    });
+  }
+
+  // The streaming accumulator `buf` (one w plane) into `image`.
+  template <typename C, typename O>
+  void finishGrid(C* buf, O* image) {
+    std::fill(image, image + geometry_.numPixels(), O(0));
+    arena_->execute([&] {
+      fftGrid(buf, false);
+      gridToImage(buf, image, 0);
+    });
+  }
+
+  void narrow(const std::vector<std::complex<double>>& wide, Complex* image) const {
+    for (std::size_t p = 0; p < wide.size(); ++p)
+      image[p] = Complex(wide[p]);
   }
 
   void requireNoWStacking() const {

@@ -5,6 +5,7 @@
 #include "core/plugin/plugin_regularizer.h"
 #include "core/rml/gradient_regularizers.h"
 #include "core/rml/pixel_regularizers.h"
+#include "core/rml/plane_indices.h"
 #include "core/rml/plane_wise_term.h"
 #include "core/rml/spectral_difference.h"
 #include "core/util/input_error.h"
@@ -103,11 +104,7 @@ std::shared_ptr<rml::ObjectiveTerm> makeCubeRegularizer(const project::Regulariz
     std::static_pointer_cast<rml::SpectralDifference>(r)->setPlanes(s.planes);
     return r;
   }
-  std::vector<int> listed = s.planes;
-  if (listed.empty()) {
-    for (int k = 0; k < planes; ++k)
-      listed.push_back(k);
-  }
+  std::vector<int> listed = s.planes.empty() ? rml::allPlanes(planes) : s.planes;
   std::vector<std::shared_ptr<rml::ObjectiveTerm>> terms;
   for (std::size_t j = 0; j < listed.size(); ++j)
     terms.push_back(makeRegularizer(s, nx, ny, mask, index));

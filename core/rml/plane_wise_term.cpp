@@ -1,25 +1,17 @@
 #include "core/rml/plane_wise_term.h"
 
 #include <algorithm>
-#include <numeric>
 #include <stdexcept>
 
+#include "core/rml/plane_indices.h"
+
 namespace apertura::rml {
-namespace {
-
-std::vector<int> allPlanes(std::size_t count) {
-  std::vector<int> planes(count);
-  std::iota(planes.begin(), planes.end(), 0);
-  return planes;
-}
-
-}  // namespace
 
 PlaneWiseTerm::PlaneWiseTerm(std::vector<std::shared_ptr<ObjectiveTerm>> terms,
                              std::size_t num_pixels)
     : terms_(std::move(terms)),
       num_pixels_(num_pixels),
-      planes_(allPlanes(terms_.size())),
+      planes_(allPlanes(int(terms_.size()))),
       num_planes_(int(terms_.size())) {
   check();
 }
@@ -42,12 +34,7 @@ void PlaneWiseTerm::check() const {
     if (!p)
       throw std::invalid_argument("PlaneWiseTerm: null term");
   }
-  std::vector<int> sorted = planes_;
-  std::sort(sorted.begin(), sorted.end());
-  if (sorted.front() < 0 || sorted.back() >= num_planes_)
-    throw std::invalid_argument("PlaneWiseTerm: plane index outside the cube");
-  if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
-    throw std::invalid_argument("PlaneWiseTerm: a plane listed twice");
+  sortedPlaneIndices(planes_, num_planes_, "PlaneWiseTerm");
 }
 
 double PlaneWiseTerm::evaluate(const double* cube, double* gradient, double scale) {

@@ -2,8 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numeric>
 #include <stdexcept>
+
+#include "core/rml/plane_indices.h"
 
 namespace apertura::rml {
 
@@ -18,16 +19,8 @@ SpectralDifference::SpectralDifference(int nx, int ny, int num_planes, SpectralK
 }
 
 void SpectralDifference::setPlanes(std::vector<int> planes) {
-  if (planes.empty()) {
-    planes.resize(std::size_t(planes_));
-    std::iota(planes.begin(), planes.end(), 0);
-  }
-  std::sort(planes.begin(), planes.end());
-  if (planes.front() < 0 || planes.back() >= planes_)
-    throw std::invalid_argument(name() + ": plane index outside the cube");
-  if (std::adjacent_find(planes.begin(), planes.end()) != planes.end())
-    throw std::invalid_argument(name() + ": a plane listed twice");
-  listed_ = std::move(planes);
+  listed_ =
+      sortedPlaneIndices(planes.empty() ? allPlanes(planes_) : std::move(planes), planes_, name());
 }
 
 std::string SpectralDifference::name() const {

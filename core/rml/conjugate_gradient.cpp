@@ -1,6 +1,7 @@
 #include "core/rml/conjugate_gradient.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <stdexcept>
 
@@ -32,7 +33,7 @@ std::string toString(CgBeta beta) {
 namespace {
 
 // The dot products the beta rules need, with y = g1 - g0 formed on the fly (no image-sized
-// buffer). Each sum runs in index order, as separate dot() calls over a stored y would.
+// buffer). Each sum runs blockwise in index order, as separate dot() calls over a stored y would.
 struct BetaProducts {
   double g0g0 = 0.0;
   double g1g1 = 0.0;
@@ -44,17 +45,29 @@ struct BetaProducts {
 };
 
 BetaProducts betaProducts(const Vector& g0, const Vector& g1, const Vector& d) {
+  const auto s = detail::blockedSums<7>(
+      g0.size(), [&](std::size_t begin, std::size_t end, std::array<double, 7>& acc) {
+        BetaProducts p;
+        for (std::size_t i = begin; i < end; ++i) {
+          const double y = g1[i] - g0[i];
+          p.g0g0 += g0[i] * g0[i];
+          p.g1g1 += g1[i] * g1[i];
+          p.dy += d[i] * y;
+          p.g1y += g1[i] * y;
+          p.yy += y * y;
+          p.dg1 += d[i] * g1[i];
+          p.dd += d[i] * d[i];
+        }
+        acc = {p.g0g0, p.g1g1, p.dy, p.g1y, p.yy, p.dg1, p.dd};
+      });
   BetaProducts p;
-  for (std::size_t i = 0; i < g0.size(); ++i) {
-    const double y = g1[i] - g0[i];
-    p.g0g0 += g0[i] * g0[i];
-    p.g1g1 += g1[i] * g1[i];
-    p.dy += d[i] * y;
-    p.g1y += g1[i] * y;
-    p.yy += y * y;
-    p.dg1 += d[i] * g1[i];
-    p.dd += d[i] * d[i];
-  }
+  p.g0g0 = s[0];
+  p.g1g1 = s[1];
+  p.dy = s[2];
+  p.g1y = s[3];
+  p.yy = s[4];
+  p.dg1 = s[5];
+  p.dd = s[6];
   return p;
 }
 
@@ -143,8 +156,10 @@ OptimizerResult minimizeConjugateGradient(DifferentiableFunction& f, Vector x0,
     const double beta = ++since_restart >= restart ? 0.0 : computeBeta(settings.beta, g, g_new, d);
     if (beta == 0.0)
       since_restart = 0;
-    for (std::size_t i = 0; i < d.size(); ++i)
-      d[i] = -g_new[i] + beta * d[i];
+    detail::parallelFor(d.size(), [&](std::size_t begin, std::size_t end) {
+      for (std::size_t i = begin; i < end; ++i)
+        d[i] = -g_new[i] + beta * d[i];
+    });
     // The trial buffers are overwritten by the next line search: swap instead of copying.
     x.swap(trial.x());
     g.swap(trial.gradient());

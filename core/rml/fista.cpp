@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <stdexcept>
 
@@ -34,8 +35,10 @@ class JointProx {
       proxOfSum(terms_, n_, v, t, out, settings_.prox_iterations, settings_.prox_tolerance);
     }
     if (clip_) {
-      for (std::size_t k = 0; k < n_; ++k)
-        out[k] = std::max(out[k], 0.0);
+      detail::parallelFor(n_, [out](std::size_t begin, std::size_t end) {
+        for (std::size_t k = begin; k < end; ++k)
+          out[k] = std::max(out[k], 0.0);
+      });
     }
   }
 
@@ -88,17 +91,24 @@ OptimizerResult minimizeFista(DifferentiableFunction& smooth,
     double fp = 0.0;
     // Backtracking: raise L until the quadratic model at y majorises f at p.
     for (;;) {
-      for (std::size_t k = 0; k < n; ++k)
-        v[k] = y[k] - gy[k] / lipschitz;
+      detail::parallelFor(n, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t k = begin; k < end; ++k)
+          v[k] = y[k] - gy[k] / lipschitz;
+      });
       prox.apply(v.data(), 1.0 / lipschitz, p.data());
       fp = smooth.evaluate(p.data(), nullptr);
       ++evaluations;
-      double linear = 0.0, quadratic = 0.0;
-      for (std::size_t k = 0; k < n; ++k) {
-        const double d = p[k] - y[k];
-        linear += gy[k] * d;
-        quadratic += d * d;
-      }
+      const auto sums = detail::blockedSums<2>(
+          n, [&](std::size_t begin, std::size_t end, std::array<double, 2>& acc) {
+            double lin = 0.0, quad = 0.0;
+            for (std::size_t k = begin; k < end; ++k) {
+              const double d = p[k] - y[k];
+              lin += gy[k] * d;
+              quad += d * d;
+            }
+            acc = {lin, quad};
+          });
+      const double linear = sums[0], quadratic = sums[1];
       if (std::isfinite(fp) &&
           fp <= fy + linear + 0.5 * lipschitz * quadratic + 1e-12 * std::abs(fy))
         break;
@@ -106,15 +116,20 @@ OptimizerResult minimizeFista(DifferentiableFunction& smooth,
         break;
       lipschitz *= settings.backtrack_factor;
     }
-    double mapping = 0.0;
-    for (std::size_t k = 0; k < n; ++k)
-      mapping += (p[k] - y[k]) * (p[k] - y[k]);
-    mapping = lipschitz * std::sqrt(mapping);
+    const double mapping =
+        lipschitz * std::sqrt(detail::blockedSum(n, [&](std::size_t begin, std::size_t end) {
+          double sum = 0.0;
+          for (std::size_t k = begin; k < end; ++k)
+            sum += (p[k] - y[k]) * (p[k] - y[k]);
+          return sum;
+        }));
 
     const double t_next = 0.5 * (1.0 + std::sqrt(1.0 + 4.0 * t * t));
     const double momentum = (t - 1.0) / t_next;
-    for (std::size_t k = 0; k < n; ++k)
-      y[k] = p[k] + momentum * (p[k] - x[k]);
+    detail::parallelFor(n, [&](std::size_t begin, std::size_t end) {
+      for (std::size_t k = begin; k < end; ++k)
+        y[k] = p[k] + momentum * (p[k] - x[k]);
+    });
     x.swap(p);
     t = t_next;
 

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "core/rml/detail/parallel_sum.h"
 #include "core/rml/finite_differences.h"
 #include "core/rml/tv_prox.h"
 
@@ -111,20 +112,45 @@ void HuberRegularizer::prox(const double* v, double step, double* out) {
   proxTotalVariation(v, nx_, ny_, mask_, step, s, out);
 }
 
+// sum_p m_p (dx_p^2 + dy_p^2) and, when asked, scale * D^T q with q = 2 m (dx, dy): the
+// arithmetic of forwardDifferences and addDifferenceAdjoint fused into one pass (each q is formed
+// where it is needed, from the image), in parallel over blocks of pixels (detail/parallel_sum.h:
+// the value is bitwise the same whatever the number of threads; every gradient element as the
+// separate passes compute it).
 double TotalSquaredVariation::evaluate(const double* image, double* gradient, double scale) {
   const std::size_t n = numPixels();
-  std::vector<double> dx(n), dy(n);
-  forwardDifferences(image, nx_, ny_, dx.data(), dy.data());
-  double sum = 0.0;
-  for (std::size_t p = 0; p < n; ++p) {
-    const double m = maskAt(p);
-    sum += m * (dx[p] * dx[p] + dy[p] * dy[p]);
-    dx[p] *= 2.0 * m;
-    dy[p] *= 2.0 * m;
-  }
-  if (gradient != nullptr)
-    addDifferenceAdjoint(dx.data(), dy.data(), nx_, ny_, scale, gradient);
-  return sum;
+  const std::size_t nx = std::size_t(nx_);
+  const std::size_t ny = std::size_t(ny_);
+  return detail::blockedSum(n, [&](std::size_t begin, std::size_t end) {
+    double sum = 0.0;
+    std::size_t x = begin % nx;
+    std::size_t y = begin / nx;
+    for (std::size_t p = begin; p < end; ++p) {
+      const double m = maskAt(p);
+      const bool right = x + 1 < nx;
+      const bool down = y + 1 < ny;
+      const double dx = right ? image[p + 1] - image[p] : 0.0;
+      const double dy = down ? image[p + nx] - image[p] : 0.0;
+      sum += m * (dx * dx + dy * dy);
+      if (gradient != nullptr) {
+        double v = 0.0;
+        if (right)
+          v -= dx * (2.0 * m);
+        if (x > 0)
+          v += (image[p] - image[p - 1]) * (2.0 * maskAt(p - 1));
+        if (down)
+          v -= dy * (2.0 * m);
+        if (y > 0)
+          v += (image[p] - image[p - nx]) * (2.0 * maskAt(p - nx));
+        gradient[p] += scale * v;
+      }
+      if (++x == nx) {
+        x = 0;
+        ++y;
+      }
+    }
+    return sum;
+  });
 }
 
 void TotalSquaredVariation::prox(const double* v, double step, double* out) {

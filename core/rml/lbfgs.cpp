@@ -12,7 +12,9 @@ namespace apertura::rml {
 
 namespace {
 
+using detail::blockedSum;
 using detail::dot;
+using detail::parallelFor;
 
 // Pixels held in projected L-BFGS: at the bound with the gradient pushing them outwards. They are
 // removed from the two-loop recursion and from the step.
@@ -21,27 +23,31 @@ bool held(bool positivity, double x, double g) {
 }
 
 // d = sign * P g, the projected gradient (held pixels zeroed) formed straight into the direction
-// buffer; returns |P g| (accumulated in double from the unrounded values).
+// buffer; returns |P g| (accumulated in double from the unrounded values, blockwise).
 template <typename D>
 double projectedGradient(const Vector& x, const Vector& g, bool positivity, double sign,
                          std::vector<D>& d) {
-  double norm2 = 0.0;
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    const double pg = held(positivity, x[i], g[i]) ? 0.0 : g[i];
-    norm2 += pg * pg;
-    d[i] = D(sign * pg);
-  }
-  return std::sqrt(norm2);
+  return std::sqrt(blockedSum(x.size(), [&](std::size_t begin, std::size_t end) {
+    double norm2 = 0.0;
+    for (std::size_t i = begin; i < end; ++i) {
+      const double pg = held(positivity, x[i], g[i]) ? 0.0 : g[i];
+      norm2 += pg * pg;
+      d[i] = D(sign * pg);
+    }
+    return norm2;
+  }));
 }
 
 // |P g| without storing P g.
 double projectedGradientNorm(const Vector& x, const Vector& g, bool positivity) {
-  double norm2 = 0.0;
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    const double pg = held(positivity, x[i], g[i]) ? 0.0 : g[i];
-    norm2 += pg * pg;
-  }
-  return std::sqrt(norm2);
+  return std::sqrt(blockedSum(x.size(), [&](std::size_t begin, std::size_t end) {
+    double norm2 = 0.0;
+    for (std::size_t i = begin; i < end; ++i) {
+      const double pg = held(positivity, x[i], g[i]) ? 0.0 : g[i];
+      norm2 += pg * pg;
+    }
+    return norm2;
+  }));
 }
 
 // The iteration, with the direction d stored in D: double, or float with float pairs (whose
@@ -81,10 +87,12 @@ OptimizerResult run(DifferentiableFunction& f, Vector x0, const LbfgsSettings& s
     const double pg_norm = projectedGradient(x, g, settings.positivity, 1.0, d);
     history.direction(d);
     if (settings.positivity) {
-      for (std::size_t i = 0; i < n; ++i) {
-        if (held(true, x[i], g[i]))
-          d[i] = D(0.0);
-      }
+      parallelFor(n, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) {
+          if (held(true, x[i], g[i]))
+            d[i] = D(0.0);
+        }
+      });
     }
     double gtd = dot(g, d);
     if (!(gtd < 0.0)) {  // not a descent direction: restart from steepest descent
@@ -107,13 +115,19 @@ OptimizerResult run(DifferentiableFunction& f, Vector x0, const LbfgsSettings& s
       double a = initial;
       Vector& xt = trial.x();
       for (int k = 0; k < settings.line_search.max_evaluations; ++k, a *= 0.5) {
-        for (std::size_t i = 0; i < xt.size(); ++i)
-          xt[i] = std::max(0.0, x[i] + a * double(d[i]));
+        parallelFor(n, [&](std::size_t begin, std::size_t end) {
+          for (std::size_t i = begin; i < end; ++i)
+            xt[i] = std::max(0.0, x[i] + a * double(d[i]));
+        });
         ls.value = f.evaluate(xt.data(), trial.gradient().data());
         ++ls.evaluations;
-        double decrease = 0.0;  // g . (x(a) - x)
-        for (std::size_t i = 0; i < n; ++i)
-          decrease += g[i] * (xt[i] - x[i]);
+        // g . (x(a) - x)
+        const double decrease = blockedSum(n, [&](std::size_t begin, std::size_t end) {
+          double sum = 0.0;
+          for (std::size_t i = begin; i < end; ++i)
+            sum += g[i] * (xt[i] - x[i]);
+          return sum;
+        });
         if (std::isfinite(ls.value) && ls.value <= fx + settings.line_search.c1 * decrease) {
           ls.alpha = a;
           ls.success = true;

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -13,6 +14,7 @@
 #include <stdexcept>
 #include <type_traits>
 
+#include "core/rml/detail/parallel_sum.h"
 #include "core/util/input_error.h"
 
 namespace apertura::rml {
@@ -113,34 +115,52 @@ namespace {
 
 // The two-loop recursion's kernels on a stored vector of T (double or float) and a direction of
 // D (double or float), accumulating in double. Resident and spilled pairs go through the same
-// kernels: identical arithmetic.
+// kernels: identical arithmetic. Parallel over fixed blocks (detail/parallel_sum.h): bitwise the
+// same whatever the number of threads.
+template <typename A, typename B>
+double dotStored(const A* a, const B* b, std::size_t n) {
+  return detail::blockedSum(n, [a, b](std::size_t begin, std::size_t end) {
+    double s = 0.0;
+    for (std::size_t i = begin; i < end; ++i)
+      s += double(a[i]) * double(b[i]);
+    return s;
+  });
+}
 template <typename T, typename D>
 double dotWith(const T* a, const std::vector<D>& b) {
-  double s = 0.0;
-  for (std::size_t i = 0; i < b.size(); ++i)
-    s += double(a[i]) * double(b[i]);
-  return s;
-}
-template <typename T>
-double dotStored(const T* a, const T* b, std::size_t n) {
-  double s = 0.0;
-  for (std::size_t i = 0; i < n; ++i)
-    s += double(a[i]) * double(b[i]);
-  return s;
+  return dotStored(a, b.data(), b.size());
 }
 // y += a x, or y = -(y + a x) for the recursion's last step (the direction is -H q).
 template <bool kNegate, typename T, typename D>
 void axpyFrom(double a, const T* x, std::vector<D>& y) {
-  for (std::size_t i = 0; i < y.size(); ++i) {
-    const double v = double(y[i]) + a * double(x[i]);
-    y[i] = D(kNegate ? -v : v);
-  }
+  detail::parallelFor(y.size(), [a, x, &y](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) {
+      const double v = double(y[i]) + a * double(x[i]);
+      y[i] = D(kNegate ? -v : v);
+    }
+  });
+}
+// d = scale * d, element by element.
+template <typename D>
+void scaleBy(double scale, std::vector<D>& d) {
+  detail::parallelFor(d.size(), [scale, &d](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i)
+      d[i] = D(double(d[i]) * scale);
+  });
+}
+// d = -d.
+template <typename D>
+void negate(std::vector<D>& d) {
+  detail::parallelFor(d.size(), [&d](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i)
+      d[i] = -d[i];
+  });
 }
 
-// s = x_new - x and y = g_new - g in double: their dot products (each accumulated in index order,
-// as separate dot() calls would) and, when kStore, s and y rounded to T into (s_out, y_out) with
-// the dot product of the rounded pair (float pairs take rho from it, so the stored curvature
-// information is self-consistent).
+// s = x_new - x and y = g_new - g in double: their dot products (each accumulated blockwise in
+// index order, as separate detail::dot() calls would) and, when kStore, s and y rounded to T into
+// (s_out, y_out) with the dot product of the rounded pair (float pairs take rho from it, so the
+// stored curvature information is self-consistent).
 struct Differences {
   double sy = 0.0;
   double ss = 0.0;
@@ -150,22 +170,30 @@ struct Differences {
 template <typename T, bool kStore>
 Differences differences(const Vector& x_new, const Vector& x, const Vector& g_new, const Vector& g,
                         T* s_out, T* y_out) {
+  // Sums: s.y, s.s, y.y and the stored s.y.
+  const auto sums = detail::blockedSums<4>(
+      x.size(), [&](std::size_t begin, std::size_t end, std::array<double, 4>& acc) {
+        double sy = 0.0, ss = 0.0, yy = 0.0, stored_sy = 0.0;
+        for (std::size_t i = begin; i < end; ++i) {
+          const double s = x_new[i] - x[i];
+          const double y = g_new[i] - g[i];
+          sy += s * y;
+          ss += s * s;
+          yy += y * y;
+          if constexpr (kStore) {
+            s_out[i] = T(s);
+            y_out[i] = T(y);
+            if constexpr (std::is_same_v<T, float>)
+              stored_sy += double(s_out[i]) * double(y_out[i]);
+          }
+        }
+        acc = {sy, ss, yy, stored_sy};
+      });
   Differences r;
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    const double s = x_new[i] - x[i];
-    const double y = g_new[i] - g[i];
-    r.sy += s * y;
-    r.ss += s * s;
-    r.yy += y * y;
-    if constexpr (kStore) {
-      s_out[i] = T(s);
-      y_out[i] = T(y);
-      if constexpr (std::is_same_v<T, float>)
-        r.stored_sy += double(s_out[i]) * double(y_out[i]);
-    }
-  }
-  if constexpr (!std::is_same_v<T, float>)
-    r.stored_sy = r.sy;
+  r.sy = sums[0];
+  r.ss = sums[1];
+  r.yy = sums[2];
+  r.stored_sy = std::is_same_v<T, float> ? sums[3] : r.sy;
   return r;
 }
 
@@ -336,8 +364,7 @@ template <typename T, typename D>
 void LbfgsHistory::twoLoop(std::vector<D>& d) {
   const int k = size_;
   if (k == 0) {
-    for (D& v : d)
-      v = -v;
+    negate(d);
     return;
   }
   alpha_.assign(std::size_t(k), 0.0);
@@ -354,8 +381,7 @@ void LbfgsHistory::twoLoop(std::vector<D>& d) {
     const T* s = newest.storedS<T>();
     const T* y = newest.storedY<T>();
     const double gamma = dotStored(s, y, n_) / dotStored(y, y, n_);
-    for (D& v : d)
-      v = D(double(v) * gamma);
+    scaleBy(gamma, d);
   }
   for (int j = 0; j < k; ++j) {
     if (j > 0)

@@ -4,27 +4,33 @@
 #include <cstddef>
 #include <vector>
 
+#include "core/rml/detail/parallel_sum.h"
 #include "core/rml/function.h"
 #include "core/rml/line_search.h"
 
-// Small dense-vector helpers shared by the solvers (internal to core/rml).
+// Small dense-vector helpers shared by the solvers (internal to core/rml). Parallel over blocks of
+// elements, bitwise the same whatever the number of threads (parallel_sum.h).
 namespace apertura::rml::detail {
 
 // In double whatever the element types (a float L-BFGS direction against a double gradient).
 template <typename A, typename B>
 double dot(const std::vector<A>& a, const std::vector<B>& b) {
-  double s = 0.0;
-  for (std::size_t i = 0; i < a.size(); ++i)
-    s += double(a[i]) * double(b[i]);
-  return s;
+  return blockedSum(a.size(), [&a, &b](std::size_t begin, std::size_t end) {
+    double s = 0.0;
+    for (std::size_t i = begin; i < end; ++i)
+      s += double(a[i]) * double(b[i]);
+    return s;
+  });
 }
 inline double norm(const Vector& a) {
   return std::sqrt(dot(a, a));
 }
 // y += a x
 inline void axpy(double a, const Vector& x, Vector& y) {
-  for (std::size_t i = 0; i < y.size(); ++i)
-    y[i] += a * x[i];
+  parallelFor(y.size(), [a, &x, &y](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i)
+      y[i] += a * x[i];
+  });
 }
 
 // The trial point x + alpha d of a line search, keeping the value and gradient of the last
@@ -37,8 +43,10 @@ class TrialPoint {
       : f_(f), x_(x), d_(d), xt_(x.size()), gt_(x.size()) {}
   LineFunction function() {
     return [this](double alpha, double* derivative) {
-      for (std::size_t i = 0; i < xt_.size(); ++i)
-        xt_[i] = x_[i] + alpha * double(d_[i]);
+      parallelFor(xt_.size(), [this, alpha](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i)
+          xt_[i] = x_[i] + alpha * double(d_[i]);
+      });
       ++evaluations_;
       value_ = f_.evaluate(xt_.data(), derivative ? gt_.data() : nullptr);
       if (derivative != nullptr)

@@ -16,12 +16,16 @@
 #include <string>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "core/cuda/cuda_operator.h"
 #include "core/util/input_error.h"
 
 #include "core/cuda/device_buffers.cuh"
 #include "core/cuda/gridding_kernels.cuh"
+#include "core/cuda/pinned_stager.cuh"
+#include "core/cuda/tiled_gridding.cuh"
+#include "core/cuda/wide_accumulator.cuh"
 
 namespace apertura::cuda {
 namespace {
@@ -29,11 +33,18 @@ namespace {
 // A block for the streaming calls: its host arrays and per-channel scales, and, when planned with
 // the blocks held in memory (planBlocks, setSamples) and the device has room, a resident copy of
 // uvw and the scales; otherwise they are copied in through the pinned buffers on every call.
+// A resident block may also keep its visibilities and weights (residualBlock), uploaded at the
+// first chi2 pass that finds room for them, and has its samples sorted by grid tile for the tiled
+// gridder (unless APERTURA_CUDA_GRIDDER=simple).
 struct CudaPlannedBlock final : imaging::PlannedBlock {
   imaging::UvwBlock block;
   std::vector<double> scale_u, scale_v;
   DeviceArray<double> uvw, su, sv;
   bool resident = false;
+  mutable DeviceArray<char> samples;         // the visibilities, then the weights
+  mutable const void* samples_of = nullptr;  // the host visibilities they were copied from
+  mutable bool samples_tried = false;
+  DeviceTilePlan tiles;
 };
 
 template <typename T>
@@ -62,42 +73,49 @@ class CudaOperator final : public imaging::ImagingOperator<T> {
       a->track(bytes_);
     for (auto* a : {&corr_x_, &corr_y_})
       a->track(bytes_);
+    partials_.track(bytes_);
     weights_.track(bytes_);
+    data_vis_.track(bytes_);
     for (auto* a : {&stage_uvw_, &stage_su_, &stage_sv_})
       a->track(bytes_);
     nu_ = c.packed.grid_u;
     nv_ = c.packed.grid_v;
     const std::size_t cells = std::size_t(nu_) * nv_;
     const std::size_t pixels = c.geometry.numPixels();
+    const std::size_t lines = std::size_t(c.geometry.nx) + c.geometry.ny;
     std::size_t fft_work = 0;
     if (cufftEstimate2d(nv_, nu_, Fft<T>::kType, &fft_work) != CUFFT_SUCCESS)
       fft_work = cells * sizeof(DC);  // no estimate: assume a grid's worth
-    const std::size_t needed = 2 * cells * sizeof(DC) + pixels * sizeof(DC) +
-                               (c.geometry.nx + c.geometry.ny) * sizeof(T) + fft_work;
+    // With double accumulation the streaming and whole-call gridding add into a double grid
+    // (in place of the T accumulator), transformed and corrected in double.
+    std::size_t needed =
+        2 * cells * sizeof(DC) + pixels * sizeof(DC) + lines * sizeof(T) + fft_work;
+    if (wideAccumulation())  // the double grid and its parts replace the T accumulator
+      needed +=
+          WideAccumulator::bytesNeeded(nu_, nv_, c.geometry.nx, c.geometry.ny) - cells * sizeof(DC);
     requireDeviceMemory(device_, needed,
-                        "two " + std::to_string(nu_) + "x" + std::to_string(nv_) +
-                            " grids, the image and the FFT work area");
+                        "two " + std::to_string(nu_) + "x" + std::to_string(nv_) + " grids" +
+                            (wideAccumulation() ? " (one in double)" : "") +
+                            ", the image and the FFT work area");
     const std::string what = "the grids and image";
     grid_.reserve(cells, device_, what);
-    accumulator_.reserve(cells, device_, what);
     image_.reserve(pixels, device_, what);
     corr_x_.reserve(c.geometry.nx, device_, what);
     corr_y_.reserve(c.geometry.ny, device_, what);
-    std::vector<T> cx(c.corr_x.begin(), c.corr_x.end()), cy(c.corr_y.begin(), c.corr_y.end());
+    const std::vector<T> cx(c.corr_x.begin(), c.corr_x.end()), cy(c.corr_y.begin(), c.corr_y.end());
     check(cudaMemcpy(corr_x_.data(), cx.data(), cx.size() * sizeof(T), cudaMemcpyHostToDevice),
           "upload of the gridding correction");
     check(cudaMemcpy(corr_y_.data(), cy.data(), cy.size() * sizeof(T), cudaMemcpyHostToDevice),
           "upload of the gridding correction");
+    partials_.reserve(kChi2Blocks, device_, "the chi2 partial sums");
     check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate");
-    for (cudaEvent_t& e : staged_)
-      check(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "cudaEventCreate");
-    for (PinnedBuffer& b : pinned_)
-      b.allocate(kPinnedBytes);
-    checkFft(cufftPlan2d(&plan_, nv_, nu_, Fft<T>::kType), "cufftPlan2d");
-    checkFft(cufftSetStream(plan_, stream_), "cufftSetStream");
-    std::size_t fft_bytes = 0;
-    if (cufftGetSize(plan_, &fft_bytes) == CUFFT_SUCCESS)
-      bytes_->fetch_add(std::int64_t(fft_bytes));
+    stager_.attach(stream_);
+    plan_ = makeFftPlan(nu_, nv_, Fft<T>::kType, stream_, bytes_);
+    if (wideAccumulation())
+      wide_.allocate(bytes_, device_, nu_, nv_, c.geometry.nx, c.geometry.ny, c.corr_x, c.corr_y,
+                     stream_);
+    else
+      accumulator_.reserve(cells, device_, what);
   }
 
   ~CudaOperator() override {
@@ -107,9 +125,6 @@ class CudaOperator final : public imaging::ImagingOperator<T> {
       cudaStreamSynchronize(stream_);
     if (plan_)
       cufftDestroy(plan_);
-    for (cudaEvent_t e : staged_)
-      if (e)
-        cudaEventDestroy(e);
     if (stream_)
       cudaStreamDestroy(stream_);
   }
@@ -134,11 +149,33 @@ class CudaOperator final : public imaging::ImagingOperator<T> {
     if (weights.size() != vis.size())
       throw std::invalid_argument("grid: one weight pointer (or null) per block expected");
     selectDevice();
-    check(cudaMemsetAsync(grid_.data(), 0, std::size_t(nu_) * nv_ * sizeof(DC), stream_),
-          "cudaMemset (grid)");
+    if (wideAccumulation()) {
+      std::vector<std::complex<double>> wide(config_.geometry.numPixels());
+      gridDouble(vis, weights, wide.data());
+      for (std::size_t p = 0; p < wide.size(); ++p)
+        image[p] = Complex(wide[p]);
+      return;
+    }
+    zero(grid_);
     for (std::size_t b = 0; b < vis.size(); ++b)
-      gridInto(grid_, *held_[b], vis[b], weights[b]);
+      gridInto(reinterpret_cast<T*>(grid_.data()), *held_[b], vis[b], weights[b]);
     gridToImage(grid_, image);
+  }
+
+  void gridDouble(const std::vector<const Complex*>& vis, const std::vector<const float*>& weights,
+                  std::complex<double>* image) override {
+    if (!wideAccumulation()) {
+      imaging::ImagingOperator<T>::gridDouble(vis, weights, image);
+      return;
+    }
+    checkBlocks(vis.size());
+    if (weights.size() != vis.size())
+      throw std::invalid_argument("grid: one weight pointer (or null) per block expected");
+    selectDevice();
+    wide_.zero();
+    for (std::size_t b = 0; b < vis.size(); ++b)
+      gridInto(wide_.grid(), *held_[b], vis[b], weights[b]);
+    wide_.finish(stager_, threads(), image);
   }
 
   std::unique_ptr<imaging::PlannedBlock> planBlock(const imaging::UvwBlock& block) override {
@@ -152,7 +189,8 @@ class CudaOperator final : public imaging::ImagingOperator<T> {
     selectDevice();
     std::size_t bytes = 0;
     for (const imaging::UvwBlock& b : blocks)
-      bytes += (3 * b.num_rows + 2 * b.num_channels) * sizeof(double);
+      bytes += (3 * b.num_rows + 2 * b.num_channels) * sizeof(double) +
+               (config_.tiled_gridding ? 2 * b.numSamples() * sizeof(std::uint32_t) : 0);
     std::size_t free_bytes = 0, total = 0;
     check(cudaMemGetInfo(&free_bytes, &total), "cudaMemGetInfo");
     const bool resident = bytes <= free_bytes / 5 * 4;
@@ -166,10 +204,13 @@ class CudaOperator final : public imaging::ImagingOperator<T> {
         p->uvw.reserve(3 * b.num_rows, device_, what);
         p->su.reserve(b.num_channels, device_, what);
         p->sv.reserve(b.num_channels, device_, what);
-        upload(p->uvw.data(), b.uvw_m, 3 * b.num_rows * sizeof(double));
-        upload(p->su.data(), p->scale_u.data(), b.num_channels * sizeof(double));
-        upload(p->sv.data(), p->scale_v.data(), b.num_channels * sizeof(double));
+        stager_.upload(p->uvw.data(), b.uvw_m, 3 * b.num_rows * sizeof(double));
+        stager_.upload(p->su.data(), p->scale_u.data(), b.num_channels * sizeof(double));
+        stager_.upload(p->sv.data(), p->scale_v.data(), b.num_channels * sizeof(double));
         p->resident = true;
+        // The tile plan's sample indices are 32-bit; larger blocks keep the simple gridder.
+        if (config_.tiled_gridding && b.numSamples() < (std::size_t(1) << 32))
+          p->tiles.make(config_.packed, samplesOf(*p), threads(), stream_, device_, bytes_);
       }
       out.push_back(std::move(p));
     }
@@ -180,9 +221,8 @@ class CudaOperator final : public imaging::ImagingOperator<T> {
   void prepareDegrid(const Complex* image) override {
     selectDevice();
     const int nx = config_.geometry.nx, ny = config_.geometry.ny;
-    upload(image_.data(), image, config_.geometry.numPixels() * sizeof(DC));
-    check(cudaMemsetAsync(grid_.data(), 0, std::size_t(nu_) * nv_ * sizeof(DC), stream_),
-          "cudaMemset (grid)");
+    stager_.upload(image_.data(), image, config_.geometry.numPixels() * sizeof(DC));
+    zero(grid_);
     correctionKernel<T, true>
         <<<launchBlocks(config_.geometry.numPixels()), threads(), 0, stream_>>>(
             nx, ny, nu_, nv_, image_.data(), corr_x_.data(), corr_y_.data(), grid_.data());
@@ -198,27 +238,98 @@ class CudaOperator final : public imaging::ImagingOperator<T> {
       return;
     const SampleArgs args = samplesOf(b);
     vis_.reserve(n, device_, "the visibilities of a block");
-    degridKernel<T><<<launchBlocks(n), threads(), 0, stream_>>>(config_.packed, args, grid_.data(),
-                                                                vis_.data());
+    degridKernel<T><<<launchBlocks(n), threads(), 0, stream_>>>(
+        config_.packed, args, grid_.data(), b.tiles.items ? b.tiles.order.data() : nullptr,
+        vis_.data());
     check(cudaGetLastError(), "degrid kernel launch");
-    download(vis, vis_.data(), n * sizeof(DC));
+    stager_.download(vis, vis_.data(), n * sizeof(DC));
   }
 
   void beginGrid() override {
     selectDevice();
-    check(cudaMemsetAsync(accumulator_.data(), 0, std::size_t(nu_) * nv_ * sizeof(DC), stream_),
-          "cudaMemset (grid)");
+    if (wideAccumulation())
+      wide_.zero();
+    else
+      zero(accumulator_);
   }
 
   void gridBlock(const imaging::PlannedBlock& planned, const Complex* vis,
                  const float* weights) override {
     selectDevice();
-    gridInto(accumulator_, static_cast<const CudaPlannedBlock&>(planned), vis, weights);
+    const auto& b = static_cast<const CudaPlannedBlock&>(planned);
+    if (wideAccumulation())
+      gridInto(wide_.grid(), b, vis, weights);
+    else
+      gridInto(reinterpret_cast<T*>(accumulator_.data()), b, vis, weights);
   }
 
   void endGrid(Complex* image) override {
     selectDevice();
-    gridToImage(accumulator_, image);
+    if (!wideAccumulation()) {
+      gridToImage(accumulator_, image);
+      return;
+    }
+    std::vector<std::complex<double>> wide(config_.geometry.numPixels());
+    wide_.finish(stager_, threads(), wide.data());
+    for (std::size_t p = 0; p < wide.size(); ++p)
+      image[p] = Complex(wide[p]);
+  }
+
+  void endGridDouble(std::complex<double>* image) override {
+    if (!wideAccumulation()) {
+      imaging::ImagingOperator<T>::endGridDouble(image);
+      return;
+    }
+    selectDevice();
+    wide_.finish(stager_, threads(), image);
+  }
+
+  bool formsResiduals() const override { return true; }
+
+  // The fused pass: the samples' model, residual and w |r|^2 per thread, the residual spread
+  // onto the streaming grid at once, and a fixed set of per-block partial sums for chi2.
+  double residualBlock(const imaging::PlannedBlock& planned, const std::complex<float>* vis,
+                       const float* weights, bool grid) override {
+    if (!weights)
+      throw std::invalid_argument("residualBlock: the weights are required");
+    selectDevice();
+    const auto& b = static_cast<const CudaPlannedBlock&>(planned);
+    const std::size_t n = b.block.numSamples();
+    if (n == 0)
+      return 0.0;
+    const SampleArgs args = samplesOf(b);
+    const float2* dvis = nullptr;
+    const float* dweights = nullptr;
+    sampleData(b, vis, weights, dvis, dweights);
+    const unsigned blocks = unsigned(std::min<std::size_t>(launchBlocks(n), kChi2Blocks));
+    double* partial_sums = partials_.data();
+    if (grid && b.tiles.items) {
+      // Tiled: the residuals are stored, then spread by the tiled gridder.
+      vis_.reserve(n, device_, "the residuals of a block");
+      chi2Kernel<T, T><<<blocks, threads(), 0, stream_>>>(
+          config_.packed, args, grid_.data(), dvis, dweights, nullptr, vis_.data(), partial_sums);
+      check(cudaGetLastError(), "chi2 kernel launch");
+      if (wideAccumulation())
+        tiledGrid(wide_.grid(), b, args, vis_.data(), nullptr);
+      else
+        tiledGrid(reinterpret_cast<T*>(accumulator_.data()), b, args, vis_.data(), nullptr);
+    } else if (!grid)
+      chi2Kernel<T, T><<<blocks, threads(), 0, stream_>>>(config_.packed, args, grid_.data(), dvis,
+                                                          dweights, nullptr, nullptr, partial_sums);
+    else if (wideAccumulation())
+      chi2Kernel<T, double><<<blocks, threads(), 0, stream_>>>(
+          config_.packed, args, grid_.data(), dvis, dweights, wide_.grid(), nullptr, partial_sums);
+    else
+      chi2Kernel<T, T><<<blocks, threads(), 0, stream_>>>(
+          config_.packed, args, grid_.data(), dvis, dweights,
+          reinterpret_cast<T*>(accumulator_.data()), nullptr, partial_sums);
+    check(cudaGetLastError(), "chi2 kernel launch");
+    std::vector<double> partial(blocks);
+    stager_.download(partial.data(), partials_.data(), blocks * sizeof(double));
+    double chi2 = 0.0;
+    for (double p : partial)
+      chi2 += p;
+    return chi2;
   }
 
   const imaging::ImageGeometry& geometry() const override { return config_.geometry; }
@@ -230,14 +341,14 @@ class CudaOperator final : public imaging::ImagingOperator<T> {
   }
   std::string describe() const override {
     return "backend=cuda device=" + std::to_string(device_) + " (" + deviceName(device_) +
-           ") threads_per_block=" + std::to_string(config_.threads_per_block) + " " +
-           config_.description;
+           ") threads_per_block=" + std::to_string(config_.threads_per_block) +
+           (config_.tiled_gridding ? " gridder=tiled " : " gridder=simple ") + config_.description;
   }
 
  private:
-  // 32 MiB per pinned buffer; two of them alternate so the host copy of one piece overlaps the
-  // transfer of the other.
-  static constexpr std::size_t kPinnedBytes = std::size_t(32) << 20;
+  // Blocks of the chi2 kernel's grid-stride loop: enough to fill an H200 (132 SMs x 2048
+  // threads at 256 per block) twice, few enough that the partial sums are a 16 KiB copy.
+  static constexpr std::size_t kChi2Blocks = 2048;
 
   void selectDevice() const { check(cudaSetDevice(device_), "cudaSetDevice"); }
   unsigned threads() const { return unsigned(config_.threads_per_block); }
@@ -277,31 +388,78 @@ class CudaOperator final : public imaging::ImagingOperator<T> {
     stage_uvw_.reserve(3 * b.block.num_rows, device_, what);
     stage_su_.reserve(b.block.num_channels, device_, what);
     stage_sv_.reserve(b.block.num_channels, device_, what);
-    upload(stage_uvw_.data(), b.block.uvw_m, 3 * b.block.num_rows * sizeof(double));
-    upload(stage_su_.data(), b.scale_u.data(), b.block.num_channels * sizeof(double));
-    upload(stage_sv_.data(), b.scale_v.data(), b.block.num_channels * sizeof(double));
+    stager_.upload(stage_uvw_.data(), b.block.uvw_m, 3 * b.block.num_rows * sizeof(double));
+    stager_.upload(stage_su_.data(), b.scale_u.data(), b.block.num_channels * sizeof(double));
+    stager_.upload(stage_sv_.data(), b.scale_v.data(), b.block.num_channels * sizeof(double));
     a.uvw = stage_uvw_.data();
     a.scale_u = stage_su_.data();
     a.scale_v = stage_sv_.data();
     return a;
   }
 
-  void gridInto(DeviceArray<DC>& target, const CudaPlannedBlock& b, const Complex* vis,
-                const float* weights) {
+  // The visibilities and weights of a chi2 pass on the device: kept with a resident plan when
+  // they fit in 80% of the free memory (copied at the first pass, again only if the caller's
+  // arrays move), else staged per call.
+  void sampleData(const CudaPlannedBlock& b, const std::complex<float>* vis, const float* weights,
+                  const float2*& dvis, const float*& dweights) {
+    const std::size_t n = b.block.numSamples(), vis_bytes = n * sizeof(float2);
+    if (b.resident && !b.samples_tried) {
+      b.samples_tried = true;
+      std::size_t free_bytes = 0, total = 0;
+      check(cudaMemGetInfo(&free_bytes, &total), "cudaMemGetInfo");
+      if (vis_bytes + n * sizeof(float) <= free_bytes / 5 * 4) {
+        b.samples.track(bytes_);
+        b.samples.reserve(vis_bytes + n * sizeof(float), device_, "the visibilities of a block");
+      }
+    }
+    if (b.samples.size() > 0) {
+      if (b.samples_of != vis) {
+        stager_.upload(b.samples.data(), vis, vis_bytes);
+        stager_.upload(b.samples.data() + vis_bytes, weights, n * sizeof(float));
+        b.samples_of = vis;
+      }
+      dvis = reinterpret_cast<const float2*>(b.samples.data());
+      dweights = reinterpret_cast<const float*>(b.samples.data() + vis_bytes);
+      return;
+    }
+    data_vis_.reserve(n, device_, "the visibilities of a block");
+    weights_.reserve(n, device_, "the weights of a block");
+    stager_.upload(data_vis_.data(), vis, vis_bytes);
+    stager_.upload(weights_.data(), weights, n * sizeof(float));
+    dvis = data_vis_.data();
+    dweights = weights_.data();
+  }
+
+  template <typename G>
+  void gridInto(G* target, const CudaPlannedBlock& b, const Complex* vis, const float* weights) {
     const std::size_t n = b.block.numSamples();
     if (n == 0)
       return;
     const SampleArgs args = samplesOf(b);
     vis_.reserve(n, device_, "the visibilities of a block");
-    upload(vis_.data(), vis, n * sizeof(DC));
+    stager_.upload(vis_.data(), vis, n * sizeof(DC));
     if (weights) {
       weights_.reserve(n, device_, "the weights of a block");
-      upload(weights_.data(), weights, n * sizeof(float));
+      stager_.upload(weights_.data(), weights, n * sizeof(float));
     }
-    gridKernel<T><<<launchBlocks(n), threads(), 0, stream_>>>(config_.packed, args, vis_.data(),
-                                                              weights ? weights_.data() : nullptr,
-                                                              reinterpret_cast<T*>(target.data()));
+    const float* dweights = weights ? weights_.data() : nullptr;
+    if (b.tiles.items) {
+      tiledGrid(target, b, args, vis_.data(), dweights);
+      return;
+    }
+    gridKernel<T, G><<<launchBlocks(n), threads(), 0, stream_>>>(config_.packed, args, vis_.data(),
+                                                                 dweights, target);
     check(cudaGetLastError(), "grid kernel launch");
+  }
+
+  // The tiled gridder over a block with a tile plan: one thread block per work item.
+  template <typename G>
+  void tiledGrid(G* target, const CudaPlannedBlock& b, const SampleArgs& args, const DC* vis,
+                 const float* weights) {
+    tiledGridKernel<T, G>
+        <<<unsigned(b.tiles.items), threads(), tiledGridSharedBytes<G>(b.tiles.tiling), stream_>>>(
+            config_.packed, args, b.tiles.args(), vis, weights, target);
+    check(cudaGetLastError(), "tiled grid kernel launch");
   }
 
   void gridToImage(DeviceArray<DC>& source, Complex* image) {
@@ -311,47 +469,16 @@ class CudaOperator final : public imaging::ImagingOperator<T> {
         <<<launchBlocks(config_.geometry.numPixels()), threads(), 0, stream_>>>(
             nx, ny, nu_, nv_, source.data(), corr_x_.data(), corr_y_.data(), image_.data());
     check(cudaGetLastError(), "grid-to-image kernel launch");
-    download(image, image_.data(), config_.geometry.numPixels() * sizeof(DC));
+    stager_.download(image, image_.data(), config_.geometry.numPixels() * sizeof(DC));
   }
 
-  // Host (pageable) -> device through the two pinned buffers; returns once the host data are
-  // copied out (the caller may reuse them), the transfers may still run on the stream.
-  void upload(void* device_dst, const void* host_src, std::size_t bytes) {
-    const char* src = static_cast<const char*>(host_src);
-    char* dst = static_cast<char*>(device_dst);
-    for (std::size_t off = 0, k = 0; off < bytes; off += kPinnedBytes, ++k) {
-      const std::size_t len = std::min(kPinnedBytes, bytes - off);
-      const std::size_t i = k % 2;
-      check(cudaEventSynchronize(staged_[i]), "staging buffer wait");
-      std::memcpy(pinned_[i].data(), src + off, len);
-      check(cudaMemcpyAsync(dst + off, pinned_[i].data(), len, cudaMemcpyHostToDevice, stream_),
-            "host-to-device copy");
-      check(cudaEventRecord(staged_[i], stream_), "cudaEventRecord");
-    }
+  template <typename U>
+  void zero(DeviceArray<U>& a) {
+    check(cudaMemsetAsync(a.data(), 0, a.size() * sizeof(U), stream_), "cudaMemset (grid)");
   }
 
-  // Device -> host through the pinned buffers, piece k + 1 in flight while piece k is copied out;
-  // synchronises with everything queued before (kernel errors surface here).
-  void download(void* host_dst, const void* device_src, std::size_t bytes) {
-    const char* src = static_cast<const char*>(device_src);
-    char* dst = static_cast<char*>(host_dst);
-    const std::size_t pieces = (bytes + kPinnedBytes - 1) / kPinnedBytes;
-    auto issue = [&](std::size_t k) {
-      const std::size_t off = k * kPinnedBytes, len = std::min(kPinnedBytes, bytes - off);
-      check(cudaMemcpyAsync(pinned_[k % 2].data(), src + off, len, cudaMemcpyDeviceToHost, stream_),
-            "device-to-host copy");
-      check(cudaEventRecord(staged_[k % 2], stream_), "cudaEventRecord");
-    };
-    if (pieces > 0)
-      issue(0);
-    for (std::size_t k = 0; k < pieces; ++k) {
-      if (k + 1 < pieces)
-        issue(k + 1);
-      check(cudaEventSynchronize(staged_[k % 2]), "device-to-host copy");
-      const std::size_t off = k * kPinnedBytes, len = std::min(kPinnedBytes, bytes - off);
-      std::memcpy(dst + off, pinned_[k % 2].data(), len);
-    }
-    check(cudaStreamSynchronize(stream_), "operator kernels");
+  bool wideAccumulation() const {
+    return std::is_same_v<T, float> && config_.settings.double_accumulation;
   }
 
   CudaOperatorConfig config_;
@@ -359,14 +486,16 @@ class CudaOperator final : public imaging::ImagingOperator<T> {
   int device_ = 0;
   int nu_ = 0, nv_ = 0;
   cudaStream_t stream_ = nullptr;
-  cudaEvent_t staged_[2] = {nullptr, nullptr};
-  PinnedBuffer pinned_[2];
-  cufftHandle plan_ = 0;
+  PinnedStager stager_;
+  cufftHandle plan_ = 0, wide_plan_ = 0;
   DeviceArray<DC> grid_;         // model grid (prepareDegrid) and the whole-call grid()
-  DeviceArray<DC> accumulator_;  // streaming gridding adds here
+  DeviceArray<DC> accumulator_;  // streaming gridding adds here (without double accumulation)
   DeviceArray<DC> image_;
   DeviceArray<T> corr_x_, corr_y_;
+  WideAccumulator wide_;          // double accumulation: all gridding adds here instead
+  DeviceArray<double> partials_;  // chi2Kernel's per-block sums
   DeviceArray<DC> vis_;
+  DeviceArray<float2> data_vis_;  // a chi2 pass's staged visibilities
   DeviceArray<float> weights_;
   DeviceArray<double> stage_uvw_, stage_su_, stage_sv_;
   std::vector<std::unique_ptr<CudaPlannedBlock>> held_;  // setSamples()

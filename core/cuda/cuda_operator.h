@@ -22,7 +22,8 @@ struct CudaOperatorConfig {
   std::vector<double> corr_x, corr_y;  // gridding correction per image column / row
   int device = 0;
   int threads_per_block = 256;
-  std::string description;  // the kernel/grid part of describe(), written by the caller
+  bool tiled_gridding = true;  // APERTURA_CUDA_GRIDDER: tiled (default) or simple
+  std::string description;     // the kernel/grid part of describe(), written by the caller
 };
 
 // Throws InputError for w-stacking, a missing device or too little device memory (the message

@@ -6,6 +6,9 @@
 #include <cuda_runtime.h>
 #include <cufft.h>
 
+#include <cstdint>
+
+#include "core/cuda/device_buffers.cuh"
 #include "core/imaging/device_gridding.h"
 
 namespace apertura::cuda {
@@ -38,14 +41,18 @@ __device__ inline unsigned long long threadIndex() {
 }
 
 // The per-sample and per-pixel bodies are in core/imaging/device_gridding.h (also run on the host
-// by the tests); these kernels map one thread to one sample or pixel.
+// by the tests); these kernels map one thread to one sample or pixel. Degridding visits the
+// samples in `order` when given (sorted by grid tile, so neighbouring threads read neighbouring
+// cells), which changes no sample's arithmetic.
 template <typename T>
 __global__ void degridKernel(DeviceKernelParams k, SampleArgs s,
                              const typename DeviceComplex<T>::type* __restrict__ grid,
+                             const std::uint32_t* __restrict__ order,
                              typename DeviceComplex<T>::type* __restrict__ vis) {
-  const unsigned long long i = threadIndex();
-  if (i >= s.count)
+  const unsigned long long j = threadIndex();
+  if (j >= s.count)
     return;
+  const unsigned long long i = order ? order[j] : j;
   const unsigned long long r = i / s.channels, c = i - r * s.channels;
   T re, im;
   imaging::deviceDegridSample<T>(k, s.uvw[3 * r] * s.scale_u[c], s.uvw[3 * r + 1] * s.scale_v[c],
@@ -54,19 +61,20 @@ __global__ void degridKernel(DeviceKernelParams k, SampleArgs s,
   vis[i].y = im;
 }
 
+// Adds a T product into a grid of G (T, or double for double accumulation).
 struct AtomicAdd {
-  template <typename T>
-  __device__ void operator()(T* target, T value) const {
-    atomicAdd(target, value);
+  template <typename G, typename V>
+  __device__ void operator()(G* target, V value) const {
+    atomicAdd(target, G(value));
   }
 };
 
 // grid (interleaved re, im) += weight * vis * taps; weights may be null (all ones); samples of
 // weight 0 (flagged) are skipped, as on the CPU.
-template <typename T>
+template <typename T, typename G>
 __global__ void gridKernel(DeviceKernelParams k, SampleArgs s,
                            const typename DeviceComplex<T>::type* __restrict__ vis,
-                           const float* __restrict__ weights, T* grid) {
+                           const float* __restrict__ weights, G* grid) {
   const unsigned long long i = threadIndex();
   if (i >= s.count)
     return;
@@ -76,6 +84,55 @@ __global__ void gridKernel(DeviceKernelParams k, SampleArgs s,
   const unsigned long long r = i / s.channels, c = i - r * s.channels;
   imaging::deviceGridSample<T>(k, s.uvw[3 * r] * s.scale_u[c], s.uvw[3 * r + 1] * s.scale_v[c],
                                vis[i].x * w, vis[i].y * w, grid, AtomicAdd{});
+}
+
+// The sum of a block's threads' values, valid in thread 0 (warp shuffles, then one shared value
+// per warp); blockDim.x is a multiple of 32.
+__device__ inline double blockSum(double value) {
+  __shared__ double warp_sums[32];
+  for (int offset = 16; offset > 0; offset /= 2)
+    value += __shfl_down_sync(0xffffffffu, value, offset);
+  const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  if (lane == 0)
+    warp_sums[warp] = value;
+  __syncthreads();
+  value = 0.0;
+  if (warp == 0) {
+    if (lane < blockDim.x / 32)
+      value = warp_sums[lane];
+    for (int offset = 16; offset > 0; offset /= 2)
+      value += __shfl_down_sync(0xffffffffu, value, offset);
+  }
+  return value;
+}
+
+// A chi2 pass over one block's samples (deviceChi2Sample: model from model_grid, weighted
+// residual, spread onto target unless it is null, stored in `residual` unless that is null), a
+// grid-stride loop over a fixed number of blocks; block b writes the sum of its samples'
+// w |r|^2 to partial[b], so the host adds the same partials in the same order whatever the
+// atomics' order was.
+template <typename T, typename G>
+__global__ void chi2Kernel(DeviceKernelParams k, SampleArgs s,
+                           const typename DeviceComplex<T>::type* __restrict__ model_grid,
+                           const float2* __restrict__ vis, const float* __restrict__ weights,
+                           G* target, typename DeviceComplex<T>::type* __restrict__ residual,
+                           double* partial) {
+  double sum = 0.0;
+  const unsigned long long stride = static_cast<unsigned long long>(gridDim.x) * blockDim.x;
+  for (unsigned long long i = threadIndex(); i < s.count; i += stride) {
+    const unsigned long long r = i / s.channels, c = i - r * s.channels;
+    T rr, ri;
+    sum += imaging::deviceChi2Sample<T>(k, s.uvw[3 * r] * s.scale_u[c],
+                                        s.uvw[3 * r + 1] * s.scale_v[c], model_grid, T(vis[i].x),
+                                        T(vis[i].y), weights[i], target, AtomicAdd{}, rr, ri);
+    if (residual) {
+      residual[i].x = rr;
+      residual[i].y = ri;
+    }
+  }
+  sum = blockSum(sum);
+  if (threadIdx.x == 0)
+    partial[blockIdx.x] = sum;
 }
 
 // The gridding correction between the image's pixels and their grid cells: image into the
@@ -114,5 +171,17 @@ struct Fft<double> {
     return cufftExecZ2Z(plan, data, data, direction);
   }
 };
+
+// A 2-D plan for an nu x nv grid (u fastest) on `stream`; its work area is counted in `bytes`.
+inline cufftHandle makeFftPlan(int nu, int nv, cufftType type, cudaStream_t stream,
+                               const ByteCounter& bytes) {
+  cufftHandle plan = 0;
+  checkFft(cufftPlan2d(&plan, nv, nu, type), "cufftPlan2d");
+  checkFft(cufftSetStream(plan, stream), "cufftSetStream");
+  std::size_t work = 0;
+  if (cufftGetSize(plan, &work) == CUFFT_SUCCESS)
+    bytes->fetch_add(std::int64_t(work));
+  return plan;
+}
 
 }  // namespace apertura::cuda

@@ -57,28 +57,77 @@ APERTURA_HOST_DEVICE inline void deviceDegridSample(const DeviceKernelParams& k,
   im = si;
 }
 
-// Spreads the (weighted) visibility (vr, vi) onto the grid around (gu, gv): add(&grid value,
-// amount) for the real and imaginary part of each of the W x W cells (atomicAdd on the device).
-// `grid` holds interleaved real and imaginary parts.
-template <typename T, typename Add>
-APERTURA_HOST_DEVICE inline void deviceGridSample(const DeviceKernelParams& k, double gu, double gv,
-                                                  T vr, T vi, T* grid, Add add) {
-  T ku[kMaxSupport], kv[kMaxSupport];
-  const int iu = deviceTaps<T>(k, gu, k.grid_u, ku);
-  int v = deviceTaps<T>(k, gv, k.grid_v, kv);
-  for (int a = 0; a < k.support; ++a) {
-    T* row = grid + 2 * std::size_t(v) * k.grid_u;
+// Spreads (vr, vi) with the taps ku (along u, first cell u0) and kv (along v, first cell v0) onto
+// a pitch-wide array of interleaved real and imaginary parts: add(&value, amount) for each of the
+// W x W cells, indices wrapping at wrap_u and wrap_v (the grid's size; a tile's patch never
+// wraps). G is T, or double for a float operator's double accumulation (products formed in T).
+template <typename T, typename G, typename Add>
+APERTURA_HOST_DEVICE inline void deviceSpreadTaps(int support, const T* ku, const T* kv, int u0,
+                                                  int v0, int pitch, int wrap_u, int wrap_v, T vr,
+                                                  T vi, G* target, Add add) {
+  int v = v0;
+  for (int a = 0; a < support; ++a) {
+    G* row = target + 2 * std::size_t(v) * pitch;
     const T fr = vr * kv[a], fi = vi * kv[a];
-    int u = iu;
-    for (int b = 0; b < k.support; ++b) {
+    int u = u0;
+    for (int b = 0; b < support; ++b) {
       add(row + 2 * u, fr * ku[b]);
       add(row + 2 * u + 1, fi * ku[b]);
-      if (++u == k.grid_u)
+      if (++u == wrap_u)
         u = 0;
     }
-    if (++v == k.grid_v)
+    if (++v == wrap_v)
       v = 0;
   }
+}
+
+// Spreads the (weighted) visibility (vr, vi) onto the grid around (gu, gv) (atomicAdd on the
+// device); `grid` holds interleaved real and imaginary parts.
+template <typename T, typename G, typename Add>
+APERTURA_HOST_DEVICE inline void deviceGridSample(const DeviceKernelParams& k, double gu, double gv,
+                                                  T vr, T vi, G* grid, Add add) {
+  T ku[kMaxSupport], kv[kMaxSupport];
+  const int iu = deviceTaps<T>(k, gu, k.grid_u, ku);
+  const int iv = deviceTaps<T>(k, gv, k.grid_v, kv);
+  deviceSpreadTaps<T>(k.support, ku, kv, iu, iv, k.grid_u, k.grid_u, k.grid_v, vr, vi, grid, add);
+}
+
+// The chi2 data term's work on one sample, on the host (ChunkChi2Term) and on the device alike:
+// r = model - vis in double; returns w |r|^2 and sets (rr, ri) = w r, the residual the adjoint
+// grids. A sample of weight 0 (flagged) contributes nothing, even when its data are not finite.
+template <typename T>
+APERTURA_HOST_DEVICE inline double chi2Residual(T model_re, T model_im, T vis_re, T vis_im,
+                                                float weight, T& rr, T& ri) {
+  if (weight == 0.0f) {
+    rr = T(0);
+    ri = T(0);
+    return 0.0;
+  }
+  const double w = weight;
+  const double dr = double(model_re) - double(vis_re), di = double(model_im) - double(vis_im);
+  rr = T(w * dr);
+  ri = T(w * di);
+  return w * (dr * dr + di * di);
+}
+
+// One sample of a chi2 pass in one go: the model from `model_grid` (as deviceDegridSample), the
+// weighted residual (chi2Residual, returned in rr, ri) and, when `target` is not null, its
+// spreading onto `target` (as deviceGridSample). Returns the sample's w |r|^2.
+template <typename T, typename Cx, typename G, typename Add>
+APERTURA_HOST_DEVICE inline double deviceChi2Sample(const DeviceKernelParams& k, double gu,
+                                                    double gv, const Cx* model_grid, T vis_re,
+                                                    T vis_im, float weight, G* target, Add add,
+                                                    T& rr, T& ri) {
+  rr = T(0);
+  ri = T(0);
+  if (weight == 0.0f)
+    return 0.0;
+  T mr, mi;
+  deviceDegridSample<T>(k, gu, gv, model_grid, mr, mi);
+  const double chi2 = chi2Residual<T>(mr, mi, vis_re, vis_im, weight, rr, ri);
+  if (target)
+    deviceGridSample<T>(k, gu, gv, rr, ri, target, add);
+  return chi2;
 }
 
 }  // namespace apertura::imaging

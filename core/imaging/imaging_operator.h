@@ -3,6 +3,7 @@
 #include <complex>
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -91,6 +92,19 @@ class ImagingOperator {
     endGrid(narrow.data());
     for (std::size_t p = 0; p < narrow.size(); ++p)
       image[p] = std::complex<double>(narrow[p]);
+  }
+  // A chi2 pass over one block where the backend keeps its data (an accelerator; visibilities
+  // are float in every precision, as chunks hold them): the model
+  // A I from the grid prepareDegrid left, r = A I - vis, returns sum_k w_k |r_k|^2, and with
+  // `grid` adds W r into the streaming grid as gridBlock(block, W r, nullptr) would. Only for
+  // backends whose formsResiduals() is true; the others leave the residuals to the caller
+  // (degridBlock, chi2Residual on the host, gridBlock), which costs them nothing extra. A block
+  // planned with planBlocks may keep a copy of vis and weights with its plan: they must not
+  // change while the plan lives.
+  virtual bool formsResiduals() const { return false; }
+  virtual double residualBlock(const PlannedBlock& /*block*/, const std::complex<float>* /*vis*/,
+                               const float* /*weights*/, bool /*grid*/) {
+    throw std::logic_error("residualBlock: this backend forms no residuals");
   }
   // grid() into a double image: with double_accumulation every w plane is gridded into a double
   // grid and the planes are summed in double (w-stacking grids all blocks at once, here). By

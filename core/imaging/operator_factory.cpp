@@ -2,6 +2,7 @@
 #include "core/imaging/operator_factory.h"
 
 #include <cstdlib>
+#include <cstring>
 #include <sstream>
 #include <type_traits>
 
@@ -55,6 +56,15 @@ int cudaThreadsPerBlock(const char* value) {
   return int(n);
 }
 
+bool cudaTiledGridding(const char* value) {
+  if (value == nullptr || *value == '\0' || std::strcmp(value, "tiled") == 0)
+    return true;
+  if (std::strcmp(value, "simple") == 0)
+    return false;
+  throw InputError("APERTURA_CUDA_GRIDDER",
+                   std::string("'") + value + "' is not a gridder (expected tiled or simple)");
+}
+
 namespace {
 
 #if APERTURA_HAVE_CUDA
@@ -71,12 +81,14 @@ std::unique_ptr<ImagingOperator<T>> makeCuda(const ImageGeometry& g, const Opera
   c.corr_y = layout.corr_y;
   c.device = device;
   c.threads_per_block = cudaThreadsPerBlock(std::getenv("APERTURA_CUDA_THREADS"));
+  c.tiled_gridding = cudaTiledGridding(std::getenv("APERTURA_CUDA_GRIDDER"));
   // The same fields as the CPU operator's describe().
   std::ostringstream o;
   o << "kernel=" << kernelTypeName(layout.kernel.type) << " W=" << layout.kernel.support
     << " beta=" << layout.kernel.beta << " sigma=" << s.oversampling << " epsilon=" << s.epsilon
     << " grid=" << layout.grid_u << "x" << layout.grid_v << " wstack_planes=0"
-    << " precision=" << (std::is_same_v<T, float> ? "float" : "double");
+    << " precision=" << (std::is_same_v<T, float> ? "float" : "double")
+    << (std::is_same_v<T, float> && s.double_accumulation ? " accumulation=double" : "");
   c.description = o.str();
   std::string problem;
   const CudaModule* module = loadCudaModule(problem);

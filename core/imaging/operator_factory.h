@@ -30,6 +30,11 @@ BackendDecision decideBackend(const BackendRequest& request, bool w_stacking,
 // 256); InputError unless a multiple of 32 in 32..1024.
 int cudaThreadsPerBlock(const char* environment_value);
 
+// Whether the CUDA operator grids with the tiled gridder, from the value of APERTURA_CUDA_GRIDDER:
+// null, empty or "tiled" -> true, "simple" (one thread per sample, atomics on the grid) -> false;
+// InputError otherwise.
+bool cudaTiledGridding(const char* environment_value);
+
 // The operator for a request. With "auto", a CUDA operator that cannot be created (too little
 // device memory, say) falls back to the CPU. `report`, when given, receives one line for the run
 // log: the backend, the device and why.

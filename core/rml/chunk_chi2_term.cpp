@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "core/data/exact_sum.h"
+#include "core/imaging/device_gridding.h"
 #include "core/util/input_error.h"
 
 namespace apertura::rml {
@@ -103,13 +104,8 @@ class ChunkChi2Term final : public DataTerm {
     if (gradient)
       op_.beginGrid();
     double chi2 = 0.0;
-    pass([&](double chunk_chi2, const imaging::PlannedBlock& plan) {
-      chi2 += chunk_chi2;
-      if (gradient) {
-        const auto t = Clock::now();
-        op_.gridBlock(plan, residual_.data(), nullptr);
-        pass_.grid += secondsSince(t);
-      }
+    pass([&](const VisibilityChunk& c, const imaging::PlannedBlock& plan) {
+      chi2 += chunkChi2(c, plan, gradient);
     });
     if (gradient) {
       const auto t = Clock::now();
@@ -140,13 +136,13 @@ class ChunkChi2Term final : public DataTerm {
       image_sum_.clear();
       int local_exponent = ExactSum::kZero;
       bool refused = gradient && !image_sum_.hasRange();
-      pass([&](double value, const imaging::PlannedBlock& plan) {
-        chunk_chi2.push_back(value);
+      pass([&](const VisibilityChunk& c, const imaging::PlannedBlock& plan) {
+        if (gradient)
+          op_.beginGrid();
+        chunk_chi2.push_back(chunkChi2(c, plan, gradient));
         if (!gradient)
           return;
         const auto t = Clock::now();
-        op_.beginGrid();
-        op_.gridBlock(plan, residual_.data(), nullptr);
         endGrid(part);
         local_exponent =
             std::max(local_exponent, ExactSum::exponentBound(part.data(), part.size()));
@@ -187,32 +183,49 @@ class ChunkChi2Term final : public DataTerm {
     }
   }
 
-  // Degrids every chunk, forms its weighted residuals in residual_ and calls
-  // after(chunk's chi2, the chunk's plan).
+  // Plans every chunk (held chunks were planned once) and calls visit(chunk, plan).
   template <typename F>
-  void pass(F after) {
+  void pass(F visit) {
     chunks_.forEach([&](const VisibilityChunk& c, std::size_t i) {
-      auto t = Clock::now();
+      const auto t = Clock::now();
       std::unique_ptr<imaging::PlannedBlock> own;
       const imaging::PlannedBlock& plan = planFor(c, i, own);
       pass_.plan += secondsSince(t);
-      t = Clock::now();
-      model_.resize(c.num_samples());
-      op_.degridBlock(plan, model_.data());
-      pass_.degrid += secondsSince(t);
-      t = Clock::now();
-      residual_.resize(model_.size());
-      double chi2 = 0.0;
-      for (std::size_t k = 0; k < model_.size(); ++k) {
-        const std::complex<double> r =
-            std::complex<double>(model_[k]) - std::complex<double>(c.visibilities[k]);
-        const double w = c.weights[k];
-        chi2 += w * std::norm(r);
-        residual_[k] = std::complex<T>(w * r);  // W (A I - V), for the adjoint
-      }
-      pass_.residual += secondsSince(t);
-      after(chi2, plan);
+      visit(c, plan);
     });
+  }
+
+  // The chunk's chi2 and, with `grid`, its weighted residuals W (A I - V) added into the
+  // operator's streaming grid. A backend that forms residuals does all of it where the data are
+  // (its time counts as "residual"); otherwise the model comes to the host and the residuals go
+  // back.
+  double chunkChi2(const VisibilityChunk& c, const imaging::PlannedBlock& plan, bool grid) {
+    if (op_.formsResiduals()) {
+      const auto t = Clock::now();
+      const double chi2 = op_.residualBlock(plan, c.visibilities.data(), c.weights.data(), grid);
+      pass_.residual += secondsSince(t);
+      return chi2;
+    }
+    auto t = Clock::now();
+    model_.resize(c.num_samples());
+    op_.degridBlock(plan, model_.data());
+    pass_.degrid += secondsSince(t);
+    t = Clock::now();
+    residual_.resize(model_.size());
+    double chi2 = 0.0;
+    for (std::size_t k = 0; k < model_.size(); ++k) {
+      T rr, ri;
+      chi2 += imaging::chi2Residual<T>(model_[k].real(), model_[k].imag(), c.visibilities[k].real(),
+                                       c.visibilities[k].imag(), c.weights[k], rr, ri);
+      residual_[k] = std::complex<T>(rr, ri);
+    }
+    pass_.residual += secondsSince(t);
+    if (grid) {
+      t = Clock::now();
+      op_.gridBlock(plan, residual_.data(), nullptr);
+      pass_.grid += secondsSince(t);
+    }
+    return chi2;
   }
 
   // Re A^H of the gridded residuals into out, in double: with the operator's double

@@ -1,7 +1,9 @@
 // Time of one RML iteration (objective value + gradient, and a full L-BFGS iteration) against one
-// dirty-image pass (grid + degrid, FFTs included) of the CPU gridding operator.
+// dirty-image pass (grid + degrid, FFTs included) of the gridding operator, on the CPU or a CUDA
+// device (the regularizers and the L-BFGS vector work run on the host either way).
 // Usage: bench_rml_iteration [image_size=1024] [visibilities=1e6] [iterations=5] [float|double]
 //        [grid accumulation of the float data term: double|float (default double, as a project)]
+//        [backend: cpu|cuda|auto (default cpu)]
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -11,10 +13,12 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "core/imaging/imaging_operator.h"
+#include "core/imaging/operator_factory.h"
 #include "core/rml/chunk_chi2_term.h"
 #include "core/rml/gradient_regularizers.h"
 #include "core/rml/lbfgs.h"
@@ -32,7 +36,8 @@ double seconds(std::chrono::steady_clock::time_point a) {
 }
 
 template <typename T>
-int run(int n, std::size_t nvis, int iterations, bool double_accumulation) {
+int run(int n, std::size_t nvis, int iterations, bool double_accumulation,
+        const std::string& backend) {
   const auto geometry = imaging::ImageGeometry::fromCell(n, n, 1.0 / 3600.0 * M_PI / 180.0);
   // Random baselines over 90% of the uv range the image supports, one channel at 1 GHz.
   const std::vector<double> freq = {1.0e9};
@@ -46,9 +51,12 @@ int run(int n, std::size_t nvis, int iterations, bool double_accumulation) {
   const std::vector<imaging::UvwBlock> blocks{{uvw.data(), nvis, freq.data(), 1}};
   imaging::OperatorSettings settings;
   auto start = std::chrono::steady_clock::now();
-  auto op = imaging::makeCpuOperator<T>(geometry, settings);
+  const imaging::BackendRequest request{backend, 0};
+  std::string report;
+  auto op = imaging::makeOperator<T>(geometry, settings, request, &report);
   op->setSamples(blocks);
-  std::printf("%s\nsetSamples: %.3f s\n", op->describe().c_str(), seconds(start));
+  std::printf("operator: %s; %s\nsetSamples: %.3f s\n", report.c_str(), op->describe().c_str(),
+              seconds(start));
 
   // One dirty-image pass: degrid (image -> vis) and grid (vis -> image), FFTs included.
   std::vector<std::complex<T>> image(geometry.numPixels(), T(0)), vis(nvis);
@@ -83,7 +91,7 @@ int run(int n, std::size_t nvis, int iterations, bool double_accumulation) {
   HeldChunks held(chunks);
   imaging::OperatorSettings data_settings = settings;
   data_settings.double_accumulation = double_accumulation;
-  auto data_op = imaging::makeCpuOperator<T>(geometry, data_settings);
+  auto data_op = imaging::makeOperator<T>(geometry, data_settings, request);
   std::printf("data term: %s\n", data_op->describe().c_str());
   ObjectiveFunction objective(geometry.numPixels());
   objective.add(makeChunkChi2Term(*data_op, held));
@@ -134,8 +142,15 @@ int main(int argc, char** argv) {
   const int iterations = argc > 3 ? std::max(1, std::atoi(argv[3])) : 5;
   const bool use_double = argc > 4 && std::strcmp(argv[4], "double") == 0;
   const bool double_accumulation = !(argc > 5 && std::strcmp(argv[5], "float") == 0);
-  std::printf("RML iteration benchmark: image %dx%d, %zu visibilities, operator in %s\n", n, n,
-              nvis, use_double ? "double" : "float");
-  return use_double ? run<double>(n, nvis, iterations, true)
-                    : run<float>(n, nvis, iterations, double_accumulation);
+  const std::string backend = argc > 6 ? argv[6] : "cpu";
+  std::printf(
+      "RML iteration benchmark: image %dx%d, %zu visibilities, operator in %s, backend %s\n", n, n,
+      nvis, use_double ? "double" : "float", backend.c_str());
+  try {
+    return use_double ? run<double>(n, nvis, iterations, true, backend)
+                      : run<float>(n, nvis, iterations, double_accumulation, backend);
+  } catch (const std::exception& e) {
+    std::printf("error: %s\n", e.what());
+    return 1;
+  }
 }

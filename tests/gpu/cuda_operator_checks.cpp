@@ -14,6 +14,7 @@
 
 #include "core/imaging/operator_factory.h"
 #include "core/util/input_error.h"
+#include "tests/gpu/cuda_check_support.h"
 #include "tests/imaging/dft_reference.h"
 
 using namespace apertura;
@@ -21,83 +22,6 @@ using namespace apertura::imaging;
 using namespace apertura::imaging::test;
 
 namespace {
-
-int failures = 0;
-
-void expect(bool ok, const char* format, ...) {
-  va_list args;
-  va_start(args, format);
-  std::printf("%s: ", ok ? "PASS" : "FAIL");
-  std::vprintf(format, args);
-  std::printf("\n");
-  std::fflush(stdout);
-  va_end(args);
-  if (!ok)
-    ++failures;
-}
-
-double secondsSince(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-const double kArcsec = M_PI / 180.0 / 3600.0;
-
-// Three blocks (1, 3 and 2 channels per row) with weights, about 5% of them zero.
-struct Fixture {
-  ImageGeometry g = ImageGeometry::fromCell(256, 192, 1.0 * kArcsec);
-  std::vector<TestBlock> blocks;
-  std::vector<UvwBlock> views;
-  std::vector<std::vector<float>> weights;
-
-  Fixture() {
-    std::mt19937 rng(5);
-    blocks.push_back(randomBlock(rng, g, 20000, {1.4e9}));
-    blocks.push_back(randomBlock(rng, g, 4000, {1.0e9, 1.2e9, 1.4e9}));
-    blocks.push_back(randomBlock(rng, g, 3000, {1.3e9, 1.35e9}));
-    std::uniform_real_distribution<float> d(0.0f, 1.0f);
-    for (const TestBlock& b : blocks) {
-      views.push_back(b.view());
-      std::vector<float> w(b.samples());
-      for (float& x : w)
-        x = d(rng) < 0.05f ? 0.0f : 0.5f + 2.0f * d(rng);
-      weights.push_back(std::move(w));
-    }
-  }
-};
-
-template <typename T>
-std::vector<std::complex<T>> cast(const std::vector<cd>& x) {
-  return std::vector<std::complex<T>>(x.begin(), x.end());
-}
-
-template <typename T>
-double relativeL2(const std::vector<std::complex<T>>& a, const std::vector<std::complex<T>>& b) {
-  double num = 0, den = 0;
-  for (std::size_t i = 0; i < b.size(); ++i) {
-    num += std::norm(std::complex<double>(a[i]) - std::complex<double>(b[i]));
-    den += std::norm(std::complex<double>(b[i]));
-  }
-  return std::sqrt(num / den);
-}
-
-template <typename T>
-bool sameBits(const std::vector<std::complex<T>>& a, const std::vector<std::complex<T>>& b) {
-  return a.size() == b.size() &&
-         std::memcmp(a.data(), b.data(), a.size() * sizeof(std::complex<T>)) == 0;
-}
-
-template <typename T>
-std::unique_ptr<ImagingOperator<T>> cudaOperator(const ImageGeometry& g,
-                                                 const OperatorSettings& s) {
-  std::string report;
-  auto op = makeOperator<T>(g, s, BackendRequest{"cuda", 0}, &report);
-  return op;
-}
-
-template <typename T>
-const char* precision() {
-  return std::is_same_v<T, float> ? "float" : "double";
-}
 
 // Degrid and grid (with weights) of the CUDA operator against the CPU operator on the same data,
 // and both against the direct sums on a subset.
@@ -405,45 +329,36 @@ void deviceBytes(const Fixture& f) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::string check = argc > 1 ? argv[1] : "";
-  const GpuInventory inventory = queryGpuDevices();
-  if (!inventory.built_with_cuda || inventory.devices.empty()) {
-    std::printf("SKIPPED: %s\n", inventory.describe().c_str());
-    return 77;
-  }
-  std::printf("%s\n", inventory.describe().c_str());
-  try {
-    Fixture f;
-    if (check == "compare") {
-      compareWithCpu<float>(f, 1e-4, KernelType::ExpSemicircle);
-      compareWithCpu<float>(f, 1e-5, KernelType::ExpSemicircle);
-      compareWithCpu<float>(f, 1e-4, KernelType::KaiserBessel);
-      compareWithCpu<double>(f, 1e-8, KernelType::ExpSemicircle);
-      compareWithCpu<double>(f, 1e-12, KernelType::ExpSemicircle);
-      compareWithCpu<double>(f, 1e-9, KernelType::KaiserBessel);
-    } else if (check == "adjoint") {
-      adjointness<float>(f, 1e-5, 1e-5);
-      adjointness<double>(f, 1e-9, 1e-12);
-    } else if (check == "streaming") {
-      streaming<float>(f, 1e-4, 1e-6);
-      streaming<double>(f, 1e-9, 1e-13);
-      largeBlock();
-    } else if (check == "bytes") {
-      deviceBytes<float>(f);
-      deviceBytes<double>(f);
-    } else if (check == "threads") {
-      threadsPerBlock(f);
-    } else if (check == "memory") {
-      memoryError<float>();
-      memoryError<double>();
-    } else {
-      std::printf("usage: %s compare|adjoint|streaming|bytes|threads|memory\n", argv[0]);
-      return 2;
-    }
-  } catch (const std::exception& e) {
-    std::printf("FAIL: exception: %s\n", e.what());
-    return 1;
-  }
-  std::printf("%d failure(s)\n", failures);
-  return failures == 0 ? 0 : 1;
+  const Fixture f;
+  return runChecks(argc, argv,
+                   {{"compare",
+                     [&] {
+                       compareWithCpu<float>(f, 1e-4, KernelType::ExpSemicircle);
+                       compareWithCpu<float>(f, 1e-5, KernelType::ExpSemicircle);
+                       compareWithCpu<float>(f, 1e-4, KernelType::KaiserBessel);
+                       compareWithCpu<double>(f, 1e-8, KernelType::ExpSemicircle);
+                       compareWithCpu<double>(f, 1e-12, KernelType::ExpSemicircle);
+                       compareWithCpu<double>(f, 1e-9, KernelType::KaiserBessel);
+                     }},
+                    {"adjoint",
+                     [&] {
+                       adjointness<float>(f, 1e-5, 1e-5);
+                       adjointness<double>(f, 1e-9, 1e-12);
+                     }},
+                    {"streaming",
+                     [&] {
+                       streaming<float>(f, 1e-4, 1e-6);
+                       streaming<double>(f, 1e-9, 1e-13);
+                       largeBlock();
+                     }},
+                    {"bytes",
+                     [&] {
+                       deviceBytes<float>(f);
+                       deviceBytes<double>(f);
+                     }},
+                    {"threads", [&] { threadsPerBlock(f); }},
+                    {"memory", [&] {
+                       memoryError<float>();
+                       memoryError<double>();
+                     }}});
 }

@@ -21,10 +21,12 @@ fi
 # RelWithDebInfo and -Werror as the developer builds, so ccache shares their objects.
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DAPERTURA_WERROR=ON -DAPERTURA_CUDA=ON \
   -DCMAKE_CUDA_ARCHITECTURES="$arch" -DAPERTURA_BUILD_GUI=OFF "${launcher[@]}" >/dev/null
-programs=(tests/gpu/test_cuda_smoke tests/gpu/cuda_operator_checks
-          tests/benchmarks/bench_gpu_gridding)
+programs=(tests/gpu/test_cuda_smoke tests/gpu/cuda_operator_checks tests/gpu/cuda_chi2_checks
+          tests/gpu/cuda_tiled_checks tests/benchmarks/bench_gpu_gridding
+          tests/benchmarks/bench_gpu_kernels tests/benchmarks/bench_rml_iteration)
 cmake --build "$build" -j "$(nproc)" --target test_cuda_smoke cuda_operator_checks \
-  bench_gpu_gridding apertura_cuda
+  cuda_chi2_checks cuda_tiled_checks bench_gpu_gridding bench_gpu_kernels bench_rml_iteration \
+  apertura_cuda
 
 mkdir -p "$1"
 bundle=$(cd "$1" && pwd)

@@ -77,10 +77,16 @@ if [ -n "$bundle" ]; then
   fi
   note "bundle $bundle ($(cat "$bundle/BUILD_INFO" 2>/dev/null | head -1))"
   run_check test_cuda_smoke 60 "$bin/test_cuda_smoke"
-  for check in compare adjoint streaming threads memory; do
+  for check in compare adjoint streaming bytes threads memory; do
     run_check "test_cuda_operator_$check" 300 "$bin/cuda_operator_checks" "$check"
   done
+  for check in residual accumulation chi2term lbfgs; do
+    run_check "test_cuda_chi2_$check" 300 "$bin/cuda_chi2_checks" "$check"
+  done
+  run_check test_cuda_tiled_gridding 300 "$bin/cuda_tiled_checks" gridding
   bench=$bin/bench_gpu_gridding
+  bench_kernels=$bin/bench_gpu_kernels
+  bench_rml=$bin/bench_rml_iteration
 else
   build=$root/build-gpu
   nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
@@ -100,7 +106,9 @@ else
   fi
   note "build"
   if ! timeout 300 cmake --build "$build" -j "$(nproc)" --target test_cuda_smoke \
-      cuda_operator_checks bench_gpu_gridding apertura-cli >"$out/build.log" 2>&1; then
+      cuda_operator_checks cuda_chi2_checks cuda_tiled_checks bench_gpu_gridding \
+      bench_gpu_kernels bench_rml_iteration apertura-cli \
+      >"$out/build.log" 2>&1; then
     note "FAIL: build (see build.log)"
     exit 1
   fi
@@ -114,22 +122,37 @@ else
     status=1
   fi
   bench=$build/tests/benchmarks/bench_gpu_gridding
+  bench_kernels=$build/tests/benchmarks/bench_gpu_kernels
+  bench_rml=$build/tests/benchmarks/bench_rml_iteration
 fi
 
-# The figures: 1e7 and 1e8 visibilities at 2048^2 and 4096^2 (CPU at 1e7 only).
-remaining=$((470 - (SECONDS - start)))
-if [ "$remaining" -gt 30 ]; then
-  note "benchmark (limit $remaining s)"
-  timeout "$remaining" "$bench" >"$out/bench_gpu_gridding.txt" 2>&1
-  rc=$?
+# The figures: gridding at 1e7 and 1e8 visibilities, 2048^2 and 4096^2 (CPU at 1e7 only), then
+# the time per RML iteration (chi2 on the device + TSV + L1, L-BFGS) at 2048^2 / 1e7 and
+# 4096^2 / 1e8 on CUDA and at 2048^2 / 1e7 on the CPU; each bounded by what time is left.
+bench_step() {  # FILE LIMIT COMMAND...
+  local file=$1 limit=$2
+  shift 2
+  if [ "$limit" -lt 20 ]; then
+    note "no time left for $file"
+    return
+  fi
+  note "benchmark $file (limit $limit s)"
+  timeout "$limit" "$@" >"$out/$file" 2>&1
+  local rc=$?
   case $rc in
     0) ;;
-    77) note "benchmark skipped (no device)" ;;
-    *) note "benchmark exit $rc"; status=1 ;;
+    77) note "$file skipped (no device)" ;;
+    124) note "$file timed out" ;;
+    *) note "$file exit $rc"; status=1 ;;
   esac
-  cat "$out/bench_gpu_gridding.txt" | tee -a "$out/summary.txt"
-else
-  note "no time left for the benchmark"
-fi
+  tee -a "$out/summary.txt" <"$out/$file"
+}
+# APERTURA_CHECK_SECONDS (default 470) shortens the whole run for a short device lease.
+left() { echo $((${APERTURA_CHECK_SECONDS:-470} - (SECONDS - start) - $1)); }
+bench_step bench_gpu_kernels.txt "$(left 200)" "$bench_kernels"
+bench_step bench_gpu_gridding.txt "$(left 150)" "$bench"
+bench_step bench_rml_cuda_2048_1e7.txt "$(left 100)" "$bench_rml" 2048 1e7 3 float double cuda
+bench_step bench_rml_cuda_4096_1e8.txt "$(left 40)" "$bench_rml" 4096 1e8 3 float double cuda
+bench_step bench_rml_cpu_2048_1e7.txt "$(left 0)" "$bench_rml" 2048 1e7 3 float double cpu
 note "done, status $status"
 exit $status

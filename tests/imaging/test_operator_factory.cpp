@@ -9,13 +9,14 @@
 
 #include "core/imaging/device_gridding.h"
 #include "core/imaging/device_kernel.h"
-#include "core/imaging/fft_plans.h"
+#include "core/imaging/device_tiles.h"
 #include "core/imaging/gridding_correction.h"
 #include "core/imaging/kernel_poly.h"
 #include "core/imaging/operator_factory.h"
 #include "core/imaging/operator_layout.h"
 #include "core/imaging/tile_plan.h"
 #include "core/util/input_error.h"
+#include "tests/imaging/cuda_emulation.h"
 #include "tests/imaging/dft_reference.h"
 
 using namespace apertura;
@@ -51,109 +52,6 @@ QString inputErrorOf(F f) {
     return QString::fromStdString(e.what());
   }
   return {};
-}
-
-template <typename T>
-struct HostPair {
-  T x, y;
-};
-
-// The CUDA operator's computation run on the host: its per-pixel and per-sample functions
-// (device_gridding.h) with the layout it is given and FFTW for cuFFT, in the CUDA operator's
-// order of steps. Returns the relative L2 differences from the CPU operator (degrid, grid).
-template <typename T>
-std::pair<double, double> emulatedCudaVsCpu(double eps, KernelType kernel) {
-  using C = std::complex<T>;
-  const ImageGeometry g = ImageGeometry::fromCell(96, 80, kArcsec);
-  std::mt19937 rng(7);
-  std::vector<test::TestBlock> blocks{test::randomBlock(rng, g, 1500, {1.4e9}),
-                                      test::randomBlock(rng, g, 400, {1.0e9, 1.2e9, 1.4e9})};
-  OperatorSettings s;
-  s.epsilon = eps;
-  s.kernel = kernel;
-  s.threads = 1;
-  const OperatorLayout layout = makeOperatorLayout(g, s, std::is_same_v<T, float>);
-  const DeviceKernelParams k = packDeviceKernel(layout.kernel, layout.grid_u, layout.grid_v);
-  const int nu = layout.grid_u, nv = layout.grid_v;
-  auto corr = [&](int ix, int iy) { return T(layout.corr_y[iy]) * T(layout.corr_x[ix]); };
-  auto coordinates = [&](const test::TestBlock& b, std::size_t i, double& gu, double& gv) {
-    const std::size_t nchan = b.freq.size(), r = i / nchan, c = i % nchan;
-    const double f = b.freq[c] / kSpeedOfLight;
-    gu = b.uvw[3 * r] * (f * g.cell_l * nu);
-    gv = b.uvw[3 * r + 1] * (f * g.cell_m * nv);
-  };
-  auto fft2 = [&](std::vector<C>& grid, bool forward) {
-    fftMany<T>(grid.data(), nu, nv, 1, nu, forward, 1);  // rows
-    fftMany<T>(grid.data(), nv, nu, nu, 1, forward, 1);  // columns
-  };
-
-  auto cpu = makeCpuOperator<T>(g, s);
-  std::vector<UvwBlock> views;
-  for (const auto& b : blocks)
-    views.push_back(b.view());
-  cpu->setSamples(views);
-  std::vector<C> image(g.numPixels());
-  std::normal_distribution<double> nd;
-  for (C& p : image)
-    p = C(T(nd(rng)), T(nd(rng)));
-
-  // Degrid: corrected image into the grid, forward FFT, interpolation per sample.
-  std::vector<C> grid(std::size_t(nu) * nv, C(0));
-  for (int iy = 0; iy < g.ny; ++iy)
-    for (int ix = 0; ix < g.nx; ++ix)
-      grid[devicePixelCell(ix, iy, g.nx, g.ny, nu, nv)] =
-          image[std::size_t(iy) * g.nx + ix] * corr(ix, iy);
-  fft2(grid, true);
-  std::vector<C> emulated, reference;
-  std::vector<std::vector<C>> cpu_vis(blocks.size());
-  std::vector<C*> cpu_ptr;
-  for (std::size_t b = 0; b < blocks.size(); ++b) {
-    cpu_vis[b].resize(blocks[b].samples());
-    cpu_ptr.push_back(cpu_vis[b].data());
-    for (std::size_t i = 0; i < blocks[b].samples(); ++i) {
-      double gu, gv;
-      coordinates(blocks[b], i, gu, gv);
-      T re, im;
-      deviceDegridSample<T>(k, gu, gv, reinterpret_cast<const HostPair<T>*>(grid.data()), re, im);
-      emulated.emplace_back(re, im);
-    }
-  }
-  cpu->degrid(image.data(), cpu_ptr);
-  for (const auto& v : cpu_vis)
-    reference.insert(reference.end(), v.begin(), v.end());
-  const double degrid_diff =
-      test::l2RelativeError(emulated, std::vector<test::cd>(reference.begin(), reference.end()));
-
-  // Grid: weighted spreading (weight-0 samples skipped), inverse FFT, correction.
-  std::vector<std::vector<float>> weights(blocks.size());
-  std::vector<const C*> vis_ptr;
-  std::vector<const float*> w_ptr;
-  std::fill(grid.begin(), grid.end(), C(0));
-  for (std::size_t b = 0; b < blocks.size(); ++b) {
-    weights[b].resize(blocks[b].samples());
-    for (std::size_t i = 0; i < weights[b].size(); ++i) {
-      weights[b][i] = i % 17 == 3 ? 0.0f : float(0.5 + (i % 5) * 0.25);
-      if (weights[b][i] == 0.0f)
-        continue;
-      double gu, gv;
-      coordinates(blocks[b], i, gu, gv);
-      const C v = cpu_vis[b][i] * T(weights[b][i]);
-      deviceGridSample<T>(k, gu, gv, v.real(), v.imag(), reinterpret_cast<T*>(grid.data()),
-                          [](T* target, T value) { *target += value; });
-    }
-    vis_ptr.push_back(cpu_vis[b].data());
-    w_ptr.push_back(weights[b].data());
-  }
-  fft2(grid, false);
-  std::vector<C> emulated_image(g.numPixels()), cpu_image(g.numPixels());
-  for (int iy = 0; iy < g.ny; ++iy)
-    for (int ix = 0; ix < g.nx; ++ix)
-      emulated_image[std::size_t(iy) * g.nx + ix] =
-          grid[devicePixelCell(ix, iy, g.nx, g.ny, nu, nv)] * corr(ix, iy);
-  cpu->grid(vis_ptr, w_ptr, cpu_image.data());
-  const double grid_diff = test::l2RelativeError(
-      emulated_image, std::vector<test::cd>(cpu_image.begin(), cpu_image.end()));
-  return {degrid_diff, grid_diff};
 }
 
 }  // namespace
@@ -236,13 +134,66 @@ class TestOperatorFactory : public QObject {
           Case{1e-9, KernelType::ExpSemicircle, false},
           Case{1e-12, KernelType::ExpSemicircle, false},
           Case{1e-8, KernelType::KaiserBessel, false}}) {
-      const auto [degrid, grid] = c.single ? emulatedCudaVsCpu<float>(c.eps, c.kernel)
-                                           : emulatedCudaVsCpu<double>(c.eps, c.kernel);
+      const auto [degrid, grid] = c.single ? test::emulatedCudaVsCpu<float>(c.eps, c.kernel)
+                                           : test::emulatedCudaVsCpu<double>(c.eps, c.kernel);
       qInfo("%s eps %.0e %s: degrid %.3g grid %.3g", c.single ? "float" : "double", c.eps,
             kernelTypeName(c.kernel).c_str(), degrid, grid);
       QVERIFY(degrid < 0.2 * c.eps + (c.single ? 2e-7 : 0.0));
       QVERIFY(grid < 0.2 * c.eps + (c.single ? 2e-7 : 0.0));
     }
+  }
+
+  // The CUDA operator's fused chi2 pass, emulated on the host, equals the host's pass through the
+  // CPU operator (degrid, chi2Residual, grid) to the operators' difference: same residual sign
+  // and weighting, flagged samples left out, chi2 independent of the spreading.
+  void cudaChi2PassOnHostMatchesCpu() {
+    for (const auto& [eps, single] : {std::pair{1e-4, true}, std::pair{1e-9, false}}) {
+      const test::Chi2Emulation e =
+          single ? test::emulatedChi2VsCpu<float>(eps, KernelType::ExpSemicircle)
+                 : test::emulatedChi2VsCpu<double>(eps, KernelType::ExpSemicircle);
+      qInfo("%s eps %.0e: chi2 %.3g gridded residuals %.3g", single ? "float" : "double", eps,
+            e.chi2_diff, e.image_diff);
+      QVERIFY(e.chi2_diff < 0.5 * eps + (single ? 4e-7 : 0.0));
+      QVERIFY(e.image_diff < 0.5 * eps + (single ? 4e-7 : 0.0));
+      QVERIFY(e.same_without_grid);
+    }
+  }
+
+  // The CUDA operator's tiled gridder, run on the host: samples sorted by tile, spread into
+  // patches (dense tiles cut into many work items) and flushed, equal the direct spreading to
+  // rounding, on grids that are and are not whole numbers of tiles (kernels wrapping at the
+  // edges: cell 0 is the uv origin); no sample falls outside its tile's patch.
+  void cudaTiledGriddingOnHostMatchesDirect() {
+    struct Case {
+      int nx, ny;
+      std::uint32_t max_per_item;
+      double eps;
+      bool single;
+    };
+    for (const Case& c : {Case{96, 80, 7, 1e-4, true}, Case{96, 80, 2048, 1e-4, true},
+                          Case{90, 70, 5, 1e-9, false}, Case{90, 70, 100000, 1e-12, false}}) {
+      const test::TiledEmulation e =
+          c.single ? test::emulatedTiledVsDirect<float>(c.eps, KernelType::ExpSemicircle,
+                                                        c.max_per_item, c.nx, c.ny)
+                   : test::emulatedTiledVsDirect<double>(c.eps, KernelType::ExpSemicircle,
+                                                         c.max_per_item, c.nx, c.ny);
+      qInfo("%s grid %dx%d, %zu samples, %zu tiles, %zu items of <= %u: %.3g, %zu refused",
+            c.single ? "float" : "double", e.grid_u, e.grid_v, e.samples, e.tiles, e.items,
+            c.max_per_item, e.grid_diff, e.refused);
+      QCOMPARE(e.refused, std::size_t(0));
+      QVERIFY(e.grid_diff < (c.single ? 1e-6 : 1e-14));
+      QVERIFY(e.items >= e.samples / c.max_per_item);
+      if (c.nx == 90)
+        QVERIFY(e.grid_u % imaging::kDeviceTile != 0 || e.grid_v % imaging::kDeviceTile != 0);
+    }
+  }
+
+  void tileWorkItems() {
+    const DeviceTileWork w = planDeviceTileWork({0, 5, 0, 12, 4}, 4);
+    QCOMPARE(w.offsets, (std::vector<std::uint32_t>{0, 0, 5, 5, 17}));
+    QCOMPARE(w.tile, (std::vector<std::int32_t>{1, 1, 3, 3, 3, 4}));
+    QCOMPARE(w.first, (std::vector<std::uint32_t>{0, 4, 5, 9, 13, 17}));
+    QCOMPARE(w.count, (std::vector<std::uint32_t>{4, 1, 4, 4, 4, 4}));
   }
 
   // The layout a non-CPU backend uses equals what the CPU operator chose.
@@ -327,6 +278,16 @@ class TestOperatorFactory : public QObject {
     QCOMPARE(cudaThreadsPerBlock("1024"), 1024);
     for (const char* bad : {"100", "0", "2048", "64x", "abc", "-32"})
       QVERIFY2(inputErrorOf([&] { cudaThreadsPerBlock(bad); }).contains("APERTURA_CUDA_THREADS"),
+               bad);
+  }
+
+  void tiledGridderSetting() {
+    QVERIFY(cudaTiledGridding(nullptr));
+    QVERIFY(cudaTiledGridding(""));
+    QVERIFY(cudaTiledGridding("tiled"));
+    QVERIFY(!cudaTiledGridding("simple"));
+    for (const char* bad : {"Tiled", "fast", "simple "})
+      QVERIFY2(inputErrorOf([&] { cudaTiledGridding(bad); }).contains("APERTURA_CUDA_GRIDDER"),
                bad);
   }
 

@@ -7,6 +7,7 @@
 
 #include "core/data/exact_sum.h"
 #include "core/imaging/device_gridding.h"
+#include "core/rml/detail/parallel_sum.h"
 #include "core/util/input_error.h"
 
 namespace apertura::rml {
@@ -53,8 +54,10 @@ class ChunkChi2Term final : public DataTerm {
     pass_.degrid += secondsSince(t);
     double chi2 = exact_ ? evaluateExact(gradient != nullptr) : evaluateSummed(gradient != nullptr);
     if (gradient != nullptr) {
-      for (std::size_t p = 0; p < adjoint_.size(); ++p)
-        gradient[p] += 2.0 * scale * adjoint_[p];
+      detail::parallelFor(adjoint_.size(), [&](std::size_t begin, std::size_t end) {
+        for (std::size_t p = begin; p < end; ++p)
+          gradient[p] += 2.0 * scale * adjoint_[p];
+      });
     }
     const double total = secondsSince(start);
     if (pass_.reduce > 0.0 || sum_)
@@ -234,13 +237,17 @@ class ChunkChi2Term final : public DataTerm {
     adjoint_image_.resize(image_.size());
     op_.endGridDouble(adjoint_image_.data());
     out.resize(image_.size());
-    for (std::size_t p = 0; p < image_.size(); ++p)
-      out[p] = adjoint_image_[p].real();
+    detail::parallelFor(image_.size(), [&](std::size_t begin, std::size_t end) {
+      for (std::size_t p = begin; p < end; ++p)
+        out[p] = adjoint_image_[p].real();
+    });
   }
 
   void prepareModel(const double* image) {
-    for (std::size_t p = 0; p < image_.size(); ++p)
-      image_[p] = std::complex<T>(T(image[p]), T(0));
+    detail::parallelFor(image_.size(), [&](std::size_t begin, std::size_t end) {
+      for (std::size_t p = begin; p < end; ++p)
+        image_[p] = std::complex<T>(T(image[p]), T(0));
+    });
     op_.prepareDegrid(image_.data());
   }
 

@@ -4,6 +4,8 @@
 #include <chrono>
 #include <stdexcept>
 
+#include "core/rml/detail/parallel_sum.h"
+
 namespace apertura::rml {
 
 namespace {
@@ -103,8 +105,11 @@ double ObjectiveFunction::evaluate(const double* x, double* gradient) {
 double ObjectiveFunction::evaluateSelected(const double* x, double* gradient,
                                            bool include_proximal) {
   using Clock = std::chrono::steady_clock;
-  if (gradient != nullptr)
-    std::fill(gradient, gradient + dimension(), 0.0);
+  if (gradient != nullptr) {
+    detail::parallelFor(dimension(), [gradient](std::size_t begin, std::size_t end) {
+      std::fill(gradient + begin, gradient + end, 0.0);
+    });
+  }
   last_values_.clear();
   double total = 0.0;
   for (const auto& e : entries_) {

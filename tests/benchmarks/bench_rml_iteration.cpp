@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cmath>
 #include <complex>
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -115,8 +116,10 @@ int run(int n, std::size_t nvis, int iterations, bool double_accumulation,
   std::map<std::string, double> stages;
   double total = 0.0;
   int evaluations = 0;
+  std::vector<double> each;
   ls.stop.observer = [&](const IterationReport& r) {
     total += r.iteration_seconds;
+    each.push_back(r.iteration_seconds);
     evaluations += r.evaluations;
     for (const auto& s : r.stages)
       stages[s.stage] += s.seconds;
@@ -130,6 +133,19 @@ int run(int n, std::size_t nvis, int iterations, bool double_accumulation,
         total / r.iterations / pass);
     for (const auto& [stage, s] : stages)
       std::printf("  %-10s %.3f s\n", stage.c_str(), s / r.iterations);
+    // Iterations after the first `history` run the two-loop recursion over all pairs.
+    std::vector<double> full(each.begin() + std::min<std::ptrdiff_t>(ls.history, each.size()),
+                             each.end());
+    std::sort(each.begin(), each.end());
+    std::printf("L-BFGS iteration: median %.3f s", each[each.size() / 2]);
+    if (!full.empty()) {
+      double sum = 0.0;
+      for (double t : full)
+        sum += t;
+      std::printf(", %.3f s mean of the %zu with a full history (%d pairs)", sum / full.size(),
+                  full.size(), ls.history);
+    }
+    std::printf("\n");
   }
   return 0;
 }

@@ -84,6 +84,7 @@ if [ -n "$bundle" ]; then
     run_check "test_cuda_chi2_$check" 300 "$bin/cuda_chi2_checks" "$check"
   done
   run_check test_cuda_tiled_gridding 300 "$bin/cuda_tiled_checks" gridding
+  checks_bin=$bin
   bench=$bin/bench_gpu_gridding
   bench_kernels=$bin/bench_gpu_kernels
   bench_rml=$bin/bench_rml_iteration
@@ -121,9 +122,36 @@ else
     note "  ... tests skipped although nvidia-smi lists $gpus GPU(s)"
     status=1
   fi
+  checks_bin=$build/tests/gpu
   bench=$build/tests/benchmarks/bench_gpu_gridding
   bench_kernels=$build/tests/benchmarks/bench_gpu_kernels
   bench_rml=$build/tests/benchmarks/bench_rml_iteration
+fi
+
+# APERTURA_SANITIZE=1: some checks again under compute-sanitizer (memcheck: out-of-bounds and
+# misaligned accesses, errors of CUDA calls; racecheck: shared-memory races in the tiled gridder).
+if [ "${APERTURA_SANITIZE:-0}" = 1 ]; then
+  sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+  if [ -x "$sanitizer" ]; then
+    sanitize() {  # NAME TOOL PROGRAM ARGS...
+      local name=$1 tool=$2
+      shift 2
+      timeout 100 "$sanitizer" --tool "$tool" --error-exitcode 99 "$@" >"$out/sanitize_$name.log" 2>&1
+      local rc=$?
+      case $rc in
+        0) note "PASS sanitize $name ($tool): $(grep -m1 -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/sanitize_$name.log")" ;;
+        124) note "sanitize $name ($tool): timed out (not counted)" ;;
+        *) note "FAIL sanitize $name ($tool, exit $rc): $(grep -m2 -E '=====.*(Invalid|Error|hazard)' "$out/sanitize_$name.log" | tr '\n' ' ')"; status=1 ;;
+      esac
+    }
+    sanitize tiled_memcheck memcheck "$checks_bin/cuda_tiled_checks" gridding
+    sanitize tiled_racecheck racecheck "$checks_bin/cuda_tiled_checks" gridding
+    sanitize chi2_memcheck memcheck "$checks_bin/cuda_chi2_checks" residual
+    sanitize accumulation_memcheck memcheck "$checks_bin/cuda_chi2_checks" accumulation
+    sanitize adjoint_memcheck memcheck "$checks_bin/cuda_operator_checks" adjoint
+  else
+    note "APERTURA_SANITIZE: compute-sanitizer not found"
+  fi
 fi
 
 # The figures: gridding at 1e7 and 1e8 visibilities, 2048^2 and 4096^2 (CPU at 1e7 only), then
@@ -151,8 +179,8 @@ bench_step() {  # FILE LIMIT COMMAND...
 left() { echo $((${APERTURA_CHECK_SECONDS:-470} - (SECONDS - start) - $1)); }
 bench_step bench_gpu_kernels.txt "$(left 200)" "$bench_kernels"
 bench_step bench_gpu_gridding.txt "$(left 150)" "$bench"
-bench_step bench_rml_cuda_2048_1e7.txt "$(left 100)" "$bench_rml" 2048 1e7 3 float double cuda
-bench_step bench_rml_cuda_4096_1e8.txt "$(left 40)" "$bench_rml" 4096 1e8 3 float double cuda
+bench_step bench_rml_cuda_2048_1e7.txt "$(left 100)" "$bench_rml" 2048 1e7 12 float double cuda
+bench_step bench_rml_cuda_4096_1e8.txt "$(left 40)" "$bench_rml" 4096 1e8 12 float double cuda
 bench_step bench_rml_cpu_2048_1e7.txt "$(left 0)" "$bench_rml" 2048 1e7 3 float double cpu
 note "done, status $status"
 exit $status

@@ -8,6 +8,7 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/data/chunk_sequence.h"
@@ -250,10 +251,17 @@ void chunkTerm(const Fixture& f, double eps) {
          v_cpu, std::sqrt(num / den));
 }
 
-// 20 iterations of projected L-BFGS on chi2 + TSV + smoothed L1 from an empty image, data from
+// The regularizers added to chi2 in an L-BFGS check, with their weights, and the start image.
+struct Regularization {
+  std::string name;
+  std::vector<std::pair<std::shared_ptr<rml::ObjectiveTerm>, double>> terms;
+  double start = 0.0;
+};
+
+// 20 iterations of projected L-BFGS on chi2 + the regularizers from a flat image, data from
 // three point sources: CUDA and CPU take the same number of iterations and end at the same image.
 template <typename T>
-void lbfgsIterations(const Fixture& f, double eps, double tolerance) {
+void lbfgsIterations(const Fixture& f, double eps, double tolerance, const Regularization& r) {
   OperatorSettings s;
   s.epsilon = eps;
   auto sky = makeCpuOperator<T>(f.g, s);
@@ -279,13 +287,13 @@ void lbfgsIterations(const Fixture& f, double eps, double tolerance) {
   auto solve = [&](ImagingOperator<T>& op) {
     rml::ObjectiveFunction objective(f.g.numPixels());
     objective.add(rml::makeChunkChi2Term(op, held));
-    objective.add(std::make_shared<rml::TotalSquaredVariation>(f.g.nx, f.g.ny), {1e-2});
-    objective.add(std::make_shared<rml::L1Regularizer>(f.g.nx, f.g.ny, 1e-6), {1e-2});
+    for (const auto& [term, lambda] : r.terms)
+      objective.add(term, {lambda});
     rml::LbfgsSettings ls;
     ls.positivity = true;
     ls.stop.max_iterations = 20;
     ls.stop.relative_tolerance = 0.0;
-    return rml::minimizeLbfgs(objective, std::vector<double>(f.g.numPixels(), 0.0), ls);
+    return rml::minimizeLbfgs(objective, std::vector<double>(f.g.numPixels(), r.start), ls);
   };
   auto cpu = makeCpuOperator<T>(f.g, s);
   auto gpu = cudaOperator<T>(f.g, s);
@@ -298,8 +306,34 @@ void lbfgsIterations(const Fixture& f, double eps, double tolerance) {
   const double diff = std::sqrt(num / den);
   expect(a.iterations > 10 && b.iterations == a.iterations && diff < tolerance &&
              std::abs(b.objective - a.objective) < tolerance * std::abs(a.objective),
-         "%s: %d / %d L-BFGS iterations, images %.3g apart, objective %.10g vs %.10g",
-         precision<T>(), b.iterations, a.iterations, diff, b.objective, a.objective);
+         "%s chi2 + %s: %d / %d L-BFGS iterations, images %.3g apart, objective %.10g vs %.10g",
+         precision<T>(), r.name.c_str(), b.iterations, a.iterations, diff, b.objective,
+         a.objective);
+}
+
+Regularization tsvAndL1(const ImageGeometry& g) {
+  return {"TSV + L1",
+          {{std::make_shared<rml::TotalSquaredVariation>(g.nx, g.ny), 1e-2},
+           {std::make_shared<rml::L1Regularizer>(g.nx, g.ny, 1e-6), 1e-2}}};
+}
+
+// Each gradient regularizer alone with chi2 (smoothed where it is not differentiable).
+std::vector<Regularization> eachRegularizer(const ImageGeometry& g) {
+  const int nx = g.nx, ny = g.ny;
+  const std::vector<double> flat(g.numPixels(), 1e-4);
+  using rml::TvKind;
+  return {
+      {"isotropic TV",
+       {{std::make_shared<rml::TotalVariation>(nx, ny, TvKind::Isotropic, 1e-4), 1e-3}}},
+      {"anisotropic TV",
+       {{std::make_shared<rml::TotalVariation>(nx, ny, TvKind::Anisotropic, 1e-4), 1e-3}}},
+      {"Huber", {{std::make_shared<rml::HuberRegularizer>(nx, ny, 1e-3), 1e-3}}},
+      {"TSV", {{std::make_shared<rml::TotalSquaredVariation>(nx, ny), 1e-2}}},
+      {"Laplacian", {{std::make_shared<rml::LaplacianRegularizer>(nx, ny), 1e-2}}},
+      {"L1", {{std::make_shared<rml::L1Regularizer>(nx, ny, 1e-6), 1e-2}}},
+      {"L2", {{std::make_shared<rml::L2Regularizer>(nx, ny), 1e-2}}},
+      {"entropy", {{std::make_shared<rml::EntropyRegularizer>(nx, ny, flat), 1e-3}}, 1e-4},
+  };
 }
 
 }  // namespace
@@ -318,8 +352,13 @@ int main(int argc, char** argv) {
                        chunkTerm<float>(f, 1e-4);
                        chunkTerm<double>(f, 1e-9);
                      }},
-                    {"lbfgs", [&] {
-                       lbfgsIterations<float>(f, 1e-4, 1e-3);
-                       lbfgsIterations<double>(f, 1e-9, 1e-6);
+                    {"lbfgs",
+                     [&] {
+                       lbfgsIterations<float>(f, 1e-4, 1e-3, tsvAndL1(f.g));
+                       lbfgsIterations<double>(f, 1e-9, 1e-6, tsvAndL1(f.g));
+                     }},
+                    {"regularizers", [&] {
+                       for (const Regularization& r : eachRegularizer(f.g))
+                         lbfgsIterations<double>(f, 1e-9, 1e-6, r);
                      }}});
 }

@@ -80,7 +80,7 @@ if [ -n "$bundle" ]; then
   for check in compare adjoint streaming bytes threads memory; do
     run_check "test_cuda_operator_$check" 300 "$bin/cuda_operator_checks" "$check"
   done
-  for check in residual accumulation chi2term lbfgs; do
+  for check in residual accumulation chi2term lbfgs regularizers; do
     run_check "test_cuda_chi2_$check" 300 "$bin/cuda_chi2_checks" "$check"
   done
   run_check test_cuda_tiled_gridding 300 "$bin/cuda_tiled_checks" gridding

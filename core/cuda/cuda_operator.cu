@@ -74,6 +74,7 @@ class CudaOperator final : public imaging::ImagingOperator<T> {
     for (auto* a : {&corr_x_, &corr_y_})
       a->track(bytes_);
     partials_.track(bytes_);
+    terms_.track(bytes_);
     weights_.track(bytes_);
     data_vis_.track(bytes_);
     for (auto* a : {&stage_uvw_, &stage_su_, &stage_sv_})
@@ -286,8 +287,9 @@ class CudaOperator final : public imaging::ImagingOperator<T> {
 
   bool formsResiduals() const override { return true; }
 
-  // The fused pass: the samples' model, residual and w |r|^2 per thread, the residual spread
-  // onto the streaming grid at once, and a fixed set of per-block partial sums for chi2.
+  // The chi2 pass: the samples' model, residual and w |r|^2 per thread, the residual spread onto
+  // the streaming grid at once (through the tiles' patches for a block with a tile plan), and a
+  // fixed set of per-block partial sums for chi2.
   double residualBlock(const imaging::PlannedBlock& planned, const std::complex<float>* vis,
                        const float* weights, bool grid) override {
     if (!weights)
@@ -304,25 +306,24 @@ class CudaOperator final : public imaging::ImagingOperator<T> {
     const unsigned blocks = unsigned(std::min<std::size_t>(launchBlocks(n), kChi2Blocks));
     double* partial_sums = partials_.data();
     if (grid && b.tiles.items) {
-      // Tiled: the residuals are stored, then spread by the tiled gridder.
-      vis_.reserve(n, device_, "the residuals of a block");
-      chi2Kernel<T, T><<<blocks, threads(), 0, stream_>>>(
-          config_.packed, args, grid_.data(), dvis, dweights, nullptr, vis_.data(), partial_sums);
-      check(cudaGetLastError(), "chi2 kernel launch");
+      // Tiled: samples in tile order, their w |r|^2 stored and summed in their own order (the
+      // same partial sums as chi2Kernel's), the residuals spread through shared memory.
+      terms_.reserve(n, device_, "the chi2 terms of a block");
       if (wideAccumulation())
-        tiledGrid(wide_.grid(), b, args, vis_.data(), nullptr);
+        tiledChi2(wide_.grid(), b, args, dvis, dweights);
       else
-        tiledGrid(reinterpret_cast<T*>(accumulator_.data()), b, args, vis_.data(), nullptr);
+        tiledChi2(reinterpret_cast<T*>(accumulator_.data()), b, args, dvis, dweights);
+      sumTermsKernel<<<blocks, threads(), 0, stream_>>>(terms_.data(), n, partial_sums);
     } else if (!grid)
       chi2Kernel<T, T><<<blocks, threads(), 0, stream_>>>(config_.packed, args, grid_.data(), dvis,
-                                                          dweights, nullptr, nullptr, partial_sums);
+                                                          dweights, nullptr, partial_sums);
     else if (wideAccumulation())
       chi2Kernel<T, double><<<blocks, threads(), 0, stream_>>>(
-          config_.packed, args, grid_.data(), dvis, dweights, wide_.grid(), nullptr, partial_sums);
+          config_.packed, args, grid_.data(), dvis, dweights, wide_.grid(), partial_sums);
     else
       chi2Kernel<T, T><<<blocks, threads(), 0, stream_>>>(
           config_.packed, args, grid_.data(), dvis, dweights,
-          reinterpret_cast<T*>(accumulator_.data()), nullptr, partial_sums);
+          reinterpret_cast<T*>(accumulator_.data()), partial_sums);
     check(cudaGetLastError(), "chi2 kernel launch");
     std::vector<double> partial(blocks);
     stager_.download(partial.data(), partials_.data(), blocks * sizeof(double));
@@ -462,6 +463,16 @@ class CudaOperator final : public imaging::ImagingOperator<T> {
     check(cudaGetLastError(), "tiled grid kernel launch");
   }
 
+  template <typename G>
+  void tiledChi2(G* target, const CudaPlannedBlock& b, const SampleArgs& args, const float2* vis,
+                 const float* weights) {
+    tiledChi2Kernel<T, G>
+        <<<unsigned(b.tiles.items), threads(), tiledGridSharedBytes<G>(b.tiles.tiling), stream_>>>(
+            config_.packed, args, b.tiles.args(), grid_.data(), vis, weights, target,
+            terms_.data());
+    check(cudaGetLastError(), "tiled chi2 kernel launch");
+  }
+
   void gridToImage(DeviceArray<DC>& source, Complex* image) {
     const int nx = config_.geometry.nx, ny = config_.geometry.ny;
     checkFft(Fft<T>::exec(plan_, source.data(), CUFFT_INVERSE), "inverse FFT");
@@ -494,6 +505,7 @@ class CudaOperator final : public imaging::ImagingOperator<T> {
   DeviceArray<T> corr_x_, corr_y_;
   WideAccumulator wide_;          // double accumulation: all gridding adds here instead
   DeviceArray<double> partials_;  // chi2Kernel's per-block sums
+  DeviceArray<double> terms_;     // the tiled chi2 pass's w |r|^2 per sample
   DeviceArray<DC> vis_;
   DeviceArray<float2> data_vis_;  // a chi2 pass's staged visibilities
   DeviceArray<float> weights_;

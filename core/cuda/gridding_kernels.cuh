@@ -107,16 +107,14 @@ __device__ inline double blockSum(double value) {
 }
 
 // A chi2 pass over one block's samples (deviceChi2Sample: model from model_grid, weighted
-// residual, spread onto target unless it is null, stored in `residual` unless that is null), a
-// grid-stride loop over a fixed number of blocks; block b writes the sum of its samples'
-// w |r|^2 to partial[b], so the host adds the same partials in the same order whatever the
-// atomics' order was.
+// residual, spread onto target unless it is null), a grid-stride loop over a fixed number of
+// blocks; block b writes the sum of its samples' w |r|^2 to partial[b], so the host adds the
+// same partials in the same order whatever the atomics' order was.
 template <typename T, typename G>
 __global__ void chi2Kernel(DeviceKernelParams k, SampleArgs s,
                            const typename DeviceComplex<T>::type* __restrict__ model_grid,
                            const float2* __restrict__ vis, const float* __restrict__ weights,
-                           G* target, typename DeviceComplex<T>::type* __restrict__ residual,
-                           double* partial) {
+                           G* target, double* partial) {
   double sum = 0.0;
   const unsigned long long stride = static_cast<unsigned long long>(gridDim.x) * blockDim.x;
   for (unsigned long long i = threadIndex(); i < s.count; i += stride) {
@@ -125,11 +123,20 @@ __global__ void chi2Kernel(DeviceKernelParams k, SampleArgs s,
     sum += imaging::deviceChi2Sample<T>(k, s.uvw[3 * r] * s.scale_u[c],
                                         s.uvw[3 * r + 1] * s.scale_v[c], model_grid, T(vis[i].x),
                                         T(vis[i].y), weights[i], target, AtomicAdd{}, rr, ri);
-    if (residual) {
-      residual[i].x = rr;
-      residual[i].y = ri;
-    }
   }
+  sum = blockSum(sum);
+  if (threadIdx.x == 0)
+    partial[blockIdx.x] = sum;
+}
+
+// The sum of per-sample terms with chi2Kernel's loop and reduction (same launch: the same
+// partial sums, bit for bit, as chi2Kernel over the samples that gave the terms).
+static __global__ void sumTermsKernel(const double* __restrict__ terms, unsigned long long n,
+                                      double* partial) {
+  double sum = 0.0;
+  const unsigned long long stride = static_cast<unsigned long long>(gridDim.x) * blockDim.x;
+  for (unsigned long long i = threadIndex(); i < n; i += stride)
+    sum += terms[i];
   sum = blockSum(sum);
   if (threadIdx.x == 0)
     partial[blockIdx.x] = sum;

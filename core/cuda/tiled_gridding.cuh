@@ -80,6 +80,34 @@ __global__ void tiledGridKernel(DeviceKernelParams k, SampleArgs s, TileArgs t,
     imaging::deviceFlushPatchCell(k, t.tiling, tile, c, patch, grid, AtomicAdd{});
 }
 
+// The tiled chi2 pass: one thread block per work item; each sample's model (from model_grid),
+// weighted residual and w |r|^2 (into terms[i], summed afterwards by sumTermsKernel in the
+// samples' own order), the residual spread into the patch, then the patch added to `grid`.
+template <typename T, typename G>
+__global__ void tiledChi2Kernel(DeviceKernelParams k, SampleArgs s, TileArgs t,
+                                const typename DeviceComplex<T>::type* __restrict__ model_grid,
+                                const float2* __restrict__ vis, const float* __restrict__ weights,
+                                G* grid, double* __restrict__ terms) {
+  extern __shared__ double shared_patch[];
+  G* patch = reinterpret_cast<G*>(shared_patch);
+  const int cells = t.tiling.patch * t.tiling.patch;
+  for (int c = threadIdx.x; c < 2 * cells; c += blockDim.x)
+    patch[c] = G(0);
+  __syncthreads();
+  const int tile = t.tile[blockIdx.x];
+  const std::uint32_t first = t.first[blockIdx.x], count = t.count[blockIdx.x];
+  for (std::uint32_t j = threadIdx.x; j < count; j += blockDim.x) {
+    const unsigned long long i = t.order[first + j];
+    const unsigned long long r = i / s.channels, c = i - r * s.channels;
+    terms[i] = imaging::deviceChi2PatchSample<T>(
+        k, t.tiling, tile, s.uvw[3 * r] * s.scale_u[c], s.uvw[3 * r + 1] * s.scale_v[c], model_grid,
+        T(vis[i].x), T(vis[i].y), weights[i], patch, grid, AtomicAdd{});
+  }
+  __syncthreads();
+  for (int c = threadIdx.x; c < cells; c += blockDim.x)
+    imaging::deviceFlushPatchCell(k, t.tiling, tile, c, patch, grid, AtomicAdd{});
+}
+
 template <typename G>
 std::size_t tiledGridSharedBytes(const DeviceTiling& t) {
   return 2 * std::size_t(t.patch) * t.patch * sizeof(G);

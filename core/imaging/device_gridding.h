@@ -29,19 +29,19 @@ APERTURA_HOST_DEVICE inline int deviceTaps(const DeviceKernelParams& k, double g
   return first;
 }
 
-// Interpolation of the (FFT'd) grid at grid coordinates (gu, gv). Cx is float2/double2 on the
-// device, any struct with members x (real) and y (imaginary) on the host.
+// The sum over the W x W cells from (u0, v0) (wrapping at the grid's edges) of the grid times the
+// taps ku (along u) and kv (along v). Cx is float2/double2 on the device, any struct with members
+// x (real) and y (imaginary) on the host.
 template <typename T, typename Cx>
-APERTURA_HOST_DEVICE inline void deviceDegridSample(const DeviceKernelParams& k, double gu,
-                                                    double gv, const Cx* grid, T& re, T& im) {
-  T ku[kMaxSupport], kv[kMaxSupport];
-  const int iu = deviceTaps<T>(k, gu, k.grid_u, ku);
-  int v = deviceTaps<T>(k, gv, k.grid_v, kv);
+APERTURA_HOST_DEVICE inline void deviceInterpolateTaps(const DeviceKernelParams& k, const T* ku,
+                                                       const T* kv, int u0, int v0, const Cx* grid,
+                                                       T& re, T& im) {
   T sr = 0, si = 0;
+  int v = v0;
   for (int a = 0; a < k.support; ++a) {
     const Cx* row = grid + std::size_t(v) * k.grid_u;
     T tr = 0, ti = 0;
-    int u = iu;
+    int u = u0;
     for (int b = 0; b < k.support; ++b) {
       tr += ku[b] * row[u].x;
       ti += ku[b] * row[u].y;
@@ -55,6 +55,16 @@ APERTURA_HOST_DEVICE inline void deviceDegridSample(const DeviceKernelParams& k,
   }
   re = sr;
   im = si;
+}
+
+// Interpolation of the (FFT'd) grid at grid coordinates (gu, gv).
+template <typename T, typename Cx>
+APERTURA_HOST_DEVICE inline void deviceDegridSample(const DeviceKernelParams& k, double gu,
+                                                    double gv, const Cx* grid, T& re, T& im) {
+  T ku[kMaxSupport], kv[kMaxSupport];
+  const int iu = deviceTaps<T>(k, gu, k.grid_u, ku);
+  const int iv = deviceTaps<T>(k, gv, k.grid_v, kv);
+  deviceInterpolateTaps<T>(k, ku, kv, iu, iv, grid, re, im);
 }
 
 // Spreads (vr, vi) with the taps ku (along u, first cell u0) and kv (along v, first cell v0) onto

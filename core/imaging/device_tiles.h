@@ -55,6 +55,31 @@ APERTURA_HOST_DEVICE inline bool devicePatchSample(const DeviceKernelParams& k,
   return true;
 }
 
+// One sample of the tiled chi2 pass, with one set of taps: the model from `model_grid`, the
+// weighted residual (chi2Residual) spread into the patch of `tile`, or straight onto `grid` when
+// the sample's first tap is not in the tile. Returns w |r|^2, the value deviceChi2Sample gives.
+template <typename T, typename Cx, typename G, typename Add>
+APERTURA_HOST_DEVICE inline double deviceChi2PatchSample(const DeviceKernelParams& k,
+                                                         const DeviceTiling& t, int tile, double gu,
+                                                         double gv, const Cx* model_grid, T vis_re,
+                                                         T vis_im, float weight, G* patch, G* grid,
+                                                         Add add) {
+  if (weight == 0.0f)
+    return 0.0;
+  T ku[kMaxSupport], kv[kMaxSupport];
+  const int iu = deviceTaps<T>(k, gu, k.grid_u, ku);
+  const int iv = deviceTaps<T>(k, gv, k.grid_v, kv);
+  T mr, mi, rr, ri;
+  deviceInterpolateTaps<T>(k, ku, kv, iu, iv, model_grid, mr, mi);
+  const double chi2 = chi2Residual<T>(mr, mi, vis_re, vis_im, weight, rr, ri);
+  const int ou = iu - tile % t.tiles_u * kDeviceTile, ov = iv - tile / t.tiles_u * kDeviceTile;
+  if (ou >= 0 && ou < kDeviceTile && ov >= 0 && ov < kDeviceTile)
+    deviceSpreadTaps<T>(k.support, ku, kv, ou, ov, t.patch, t.patch, t.patch, rr, ri, patch, add);
+  else
+    deviceSpreadTaps<T>(k.support, ku, kv, iu, iv, k.grid_u, k.grid_u, k.grid_v, rr, ri, grid, add);
+  return chi2;
+}
+
 // Adds cell c (0 .. patch^2 - 1) of the patch of `tile` to its grid cell, wrapping around the
 // grid's edges as the kernel's taps do. Empty cells are skipped (most of a sparse tile's patch).
 template <typename G, typename Add>

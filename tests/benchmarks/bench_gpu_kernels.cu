@@ -102,19 +102,20 @@ void run(int size, double nvis, double eps, bool central) {
   const unsigned threads = 256, blocks = unsigned((n + threads - 1) / threads);
   const unsigned chi2_blocks = std::min(blocks, 2048u);
   ByteCounter bytes = std::make_shared<std::atomic<std::int64_t>>(0);
-  DeviceArray<double> uvw, scale, wide, partial;
-  DeviceArray<float2> vis, grid, model, residual;
+  DeviceArray<double> uvw, scale, wide, partial, terms;
+  DeviceArray<float2> vis, grid, model, predicted;
   DeviceArray<float> weights;
   const std::string what = "the benchmark";
   uvw.reserve(3 * n, 0, what);
   scale.reserve(1, 0, what);
   vis.reserve(n, 0, what);
-  residual.reserve(n, 0, what);
+  predicted.reserve(n, 0, what);
   weights.reserve(n, 0, what);
   grid.reserve(cells, 0, what);
   model.reserve(cells, 0, what);
   wide.reserve(2 * cells, 0, what);
   partial.reserve(chi2_blocks, 0, what);
+  terms.reserve(n, 0, what);
   const double one = 1.0;
   check(cudaMemcpy(scale.data(), &one, sizeof one, cudaMemcpyHostToDevice), "upload");
   makeSamples<<<blocks, threads>>>(n, k.grid_u, k.grid_v, central, uvw.data(), vis.data(),
@@ -161,20 +162,19 @@ void run(int size, double nvis, double eps, bool central) {
         k, s, tiles, vis.data(), weights.data(), wide.data());
   });
   const double degrid_plain = timed(none, [&] {
-    degridKernel<float><<<blocks, threads>>>(k, s, model.data(), nullptr, residual.data());
+    degridKernel<float><<<blocks, threads>>>(k, s, model.data(), nullptr, predicted.data());
   });
   const double degrid_sorted = timed(none, [&] {
-    degridKernel<float><<<blocks, threads>>>(k, s, model.data(), tiles.order, residual.data());
+    degridKernel<float><<<blocks, threads>>>(k, s, model.data(), tiles.order, predicted.data());
   });
   const double chi2_fused = timed(zero_wide, [&] {
     chi2Kernel<float, double><<<chi2_blocks, threads>>>(
-        k, s, model.data(), vis.data(), weights.data(), wide.data(), nullptr, partial.data());
+        k, s, model.data(), vis.data(), weights.data(), wide.data(), partial.data());
   });
   const double chi2_tiled = timed(zero_wide, [&] {
-    chi2Kernel<float, float><<<chi2_blocks, threads>>>(
-        k, s, model.data(), vis.data(), weights.data(), nullptr, residual.data(), partial.data());
-    tiledGridKernel<float, double><<<unsigned(plan.items), threads, shared_d>>>(
-        k, s, tiles, residual.data(), nullptr, wide.data());
+    tiledChi2Kernel<float, double><<<unsigned(plan.items), threads, shared_d>>>(
+        k, s, tiles, model.data(), vis.data(), weights.data(), wide.data(), terms.data());
+    sumTermsKernel<<<chi2_blocks, threads>>>(terms.data(), n, partial.data());
   });
   check(cudaGetLastError(), "benchmark kernels");
   const auto mvis = [&](double seconds) { return nvis / seconds / 1e6; };

@@ -240,8 +240,11 @@ Chi2Emulation emulatedChi2VsCpu(double eps, KernelType kernel) {
 // max_per_item samples, each spread into its own zeroed patch and the patch flushed into the grid,
 // against every sample spread onto the grid directly (deviceGridSample). Reports the relative L2
 // difference of the grids, the samples the patches refused (must be none), the tiles and items.
+// The same for the tiled chi2 pass (deviceChi2PatchSample against deviceChi2Sample on a random
+// model grid): every sample's w |r|^2 bitwise equal, and the spread residuals.
 struct TiledEmulation {
-  double grid_diff = 0.0;
+  double grid_diff = 0.0, chi2_grid_diff = 0.0;
+  bool same_chi2_terms = true;
   std::size_t refused = 0, tiles = 0, items = 0, samples = 0;
   int grid_u = 0, grid_v = 0;
 };
@@ -257,12 +260,17 @@ TiledEmulation emulatedTiledVsDirect(double eps, KernelType kernel, std::uint32_
   out.grid_v = e.layout.grid_v;
   out.tiles = std::size_t(t.tiles_u) * t.tiles_v;
   std::vector<C> direct(e.cells(), C(0)), tiled(e.cells(), C(0));
+  std::vector<C> chi2_direct(e.cells(), C(0)), chi2_tiled(e.cells(), C(0)), model(e.cells());
   std::mt19937 rng(13);
   std::normal_distribution<double> nd;
+  for (C& m : model)
+    m = C(T(nd(rng)), T(nd(rng)));
+  const auto* model_cells = reinterpret_cast<const HostPair<T>*>(model.data());
   for (std::size_t b = 0; b < e.blocks.size(); ++b) {
     const std::size_t n = e.blocks[b].samples();
     std::vector<C> vis(n);
     std::vector<std::int32_t> key(n);
+    std::vector<double> direct_terms(n), tiled_terms(n);
     std::vector<std::uint32_t> per_tile(out.tiles, 0);
     for (std::size_t i = 0; i < n; ++i) {
       vis[i] = C(T(nd(rng)), T(nd(rng)));
@@ -270,6 +278,10 @@ TiledEmulation emulatedTiledVsDirect(double eps, KernelType kernel, std::uint32_
       e.coordinates(b, i, gu, gv);
       deviceGridSample<T>(e.k, gu, gv, vis[i].real(), vis[i].imag(),
                           reinterpret_cast<T*>(direct.data()), EmulatedCuda<T>::add);
+      T rr, ri;
+      direct_terms[i] = deviceChi2Sample<T>(
+          e.k, gu, gv, model_cells, vis[i].real(), vis[i].imag(), e.weights[b][i],
+          reinterpret_cast<T*>(chi2_direct.data()), EmulatedCuda<T>::add, rr, ri);
       key[i] = deviceTileOf(e.k, t, gu, gv);
       ++per_tile[std::size_t(key[i])];
     }
@@ -277,9 +289,10 @@ TiledEmulation emulatedTiledVsDirect(double eps, KernelType kernel, std::uint32_
     std::vector<std::uint32_t> cursor = work.offsets, order(n);
     for (std::size_t i = 0; i < n; ++i)
       order[cursor[std::size_t(key[i])]++] = std::uint32_t(i);
-    std::vector<T> patch(2 * std::size_t(t.patch) * t.patch);
+    std::vector<T> patch(2 * std::size_t(t.patch) * t.patch), chi2_patch(patch.size());
     for (std::size_t item = 0; item < work.tile.size(); ++item) {
       std::fill(patch.begin(), patch.end(), T(0));
+      std::fill(chi2_patch.begin(), chi2_patch.end(), T(0));
       for (std::uint32_t j = 0; j < work.count[item]; ++j) {
         const std::uint32_t i = order[work.first[item] + j];
         double gu, gv;
@@ -287,15 +300,25 @@ TiledEmulation emulatedTiledVsDirect(double eps, KernelType kernel, std::uint32_
         if (!devicePatchSample<T>(e.k, t, work.tile[item], gu, gv, vis[i].real(), vis[i].imag(),
                                   patch.data(), EmulatedCuda<T>::add))
           ++out.refused;
+        tiled_terms[i] =
+            deviceChi2PatchSample<T>(e.k, t, work.tile[item], gu, gv, model_cells, vis[i].real(),
+                                     vis[i].imag(), e.weights[b][i], chi2_patch.data(),
+                                     reinterpret_cast<T*>(chi2_tiled.data()), EmulatedCuda<T>::add);
       }
-      for (int c = 0; c < t.patch * t.patch; ++c)
+      for (int c = 0; c < t.patch * t.patch; ++c) {
         deviceFlushPatchCell(e.k, t, work.tile[item], c, patch.data(),
                              reinterpret_cast<T*>(tiled.data()), EmulatedCuda<T>::add);
+        deviceFlushPatchCell(e.k, t, work.tile[item], c, chi2_patch.data(),
+                             reinterpret_cast<T*>(chi2_tiled.data()), EmulatedCuda<T>::add);
+      }
     }
+    out.same_chi2_terms = out.same_chi2_terms && direct_terms == tiled_terms;
     out.items += work.tile.size();
     out.samples += n;
   }
   out.grid_diff = l2RelativeError(tiled, std::vector<cd>(direct.begin(), direct.end()));
+  out.chi2_grid_diff =
+      l2RelativeError(chi2_tiled, std::vector<cd>(chi2_direct.begin(), chi2_direct.end()));
   return out;
 }
 

@@ -177,11 +177,15 @@ class TestOperatorFactory : public QObject {
                                                         c.max_per_item, c.nx, c.ny)
                    : test::emulatedTiledVsDirect<double>(c.eps, KernelType::ExpSemicircle,
                                                          c.max_per_item, c.nx, c.ny);
-      qInfo("%s grid %dx%d, %zu samples, %zu tiles, %zu items of <= %u: %.3g, %zu refused",
-            c.single ? "float" : "double", e.grid_u, e.grid_v, e.samples, e.tiles, e.items,
-            c.max_per_item, e.grid_diff, e.refused);
+      qInfo(
+          "%s grid %dx%d, %zu samples, %zu tiles, %zu items of <= %u: %.3g (chi2 pass %.3g), "
+          "%zu refused",
+          c.single ? "float" : "double", e.grid_u, e.grid_v, e.samples, e.tiles, e.items,
+          c.max_per_item, e.grid_diff, e.chi2_grid_diff, e.refused);
       QCOMPARE(e.refused, std::size_t(0));
       QVERIFY(e.grid_diff < (c.single ? 1e-6 : 1e-14));
+      QVERIFY(e.same_chi2_terms);
+      QVERIFY(e.chi2_grid_diff < (c.single ? 1e-6 : 1e-14));
       QVERIFY(e.items >= e.samples / c.max_per_item);
       if (c.nx == 90)
         QVERIFY(e.grid_u % imaging::kDeviceTile != 0 || e.grid_v % imaging::kDeviceTile != 0);

@@ -21,6 +21,7 @@
 #include "core/cuda/cuda_operator.h"
 #include "core/util/input_error.h"
 
+#include "core/cuda/block_samples.cuh"
 #include "core/cuda/device_buffers.cuh"
 #include "core/cuda/gridding_kernels.cuh"
 #include "core/cuda/pinned_stager.cuh"
@@ -29,23 +30,6 @@
 
 namespace apertura::cuda {
 namespace {
-
-// A block for the streaming calls: its host arrays and per-channel scales, and, when planned with
-// the blocks held in memory (planBlocks, setSamples) and the device has room, a resident copy of
-// uvw and the scales; otherwise they are copied in through the pinned buffers on every call.
-// A resident block may also keep its visibilities and weights (residualBlock), uploaded at the
-// first chi2 pass that finds room for them, and has its samples sorted by grid tile for the tiled
-// gridder (unless APERTURA_CUDA_GRIDDER=simple).
-struct CudaPlannedBlock final : imaging::PlannedBlock {
-  imaging::UvwBlock block;
-  std::vector<double> scale_u, scale_v;
-  DeviceArray<double> uvw, su, sv;
-  bool resident = false;
-  mutable DeviceArray<char> samples;         // the visibilities, then the weights
-  mutable const void* samples_of = nullptr;  // the host visibilities they were copied from
-  mutable bool samples_tried = false;
-  DeviceTilePlan tiles;
-};
 
 template <typename T>
 class CudaOperator final : public imaging::ImagingOperator<T> {
@@ -75,10 +59,6 @@ class CudaOperator final : public imaging::ImagingOperator<T> {
       a->track(bytes_);
     partials_.track(bytes_);
     terms_.track(bytes_);
-    weights_.track(bytes_);
-    data_vis_.track(bytes_);
-    for (auto* a : {&stage_uvw_, &stage_su_, &stage_sv_})
-      a->track(bytes_);
     nu_ = c.packed.grid_u;
     nv_ = c.packed.grid_v;
     const std::size_t cells = std::size_t(nu_) * nv_;
@@ -199,19 +179,11 @@ class CudaOperator final : public imaging::ImagingOperator<T> {
     for (const imaging::UvwBlock& b : blocks) {
       auto p = plan(b);
       if (resident && b.numSamples() > 0) {
-        const std::string what = "the uvw coordinates of the samples";
-        for (auto* a : {&p->uvw, &p->su, &p->sv})
-          a->track(bytes_);
-        p->uvw.reserve(3 * b.num_rows, device_, what);
-        p->su.reserve(b.num_channels, device_, what);
-        p->sv.reserve(b.num_channels, device_, what);
-        stager_.upload(p->uvw.data(), b.uvw_m, 3 * b.num_rows * sizeof(double));
-        stager_.upload(p->su.data(), p->scale_u.data(), b.num_channels * sizeof(double));
-        stager_.upload(p->sv.data(), p->scale_v.data(), b.num_channels * sizeof(double));
-        p->resident = true;
+        samples_.makeResident(*p);
         // The tile plan's sample indices are 32-bit; larger blocks keep the simple gridder.
         if (config_.tiled_gridding && b.numSamples() < (std::size_t(1) << 32))
-          p->tiles.make(config_.packed, samplesOf(*p), threads(), stream_, device_, bytes_);
+          p->tiles.make(config_.packed, samples_.coordinates(*p), threads(), stream_, device_,
+                        bytes_);
       }
       out.push_back(std::move(p));
     }
@@ -237,7 +209,7 @@ class CudaOperator final : public imaging::ImagingOperator<T> {
     const std::size_t n = b.block.numSamples();
     if (n == 0)
       return;
-    const SampleArgs args = samplesOf(b);
+    const SampleArgs args = samples_.coordinates(b);
     vis_.reserve(n, device_, "the visibilities of a block");
     degridKernel<T><<<launchBlocks(n), threads(), 0, stream_>>>(
         config_.packed, args, grid_.data(), b.tiles.items ? b.tiles.order.data() : nullptr,
@@ -299,10 +271,10 @@ class CudaOperator final : public imaging::ImagingOperator<T> {
     const std::size_t n = b.block.numSamples();
     if (n == 0)
       return 0.0;
-    const SampleArgs args = samplesOf(b);
+    const SampleArgs args = samples_.coordinates(b);
     const float2* dvis = nullptr;
     const float* dweights = nullptr;
-    sampleData(b, vis, weights, dvis, dweights);
+    samples_.data(b, vis, weights, dvis, dweights);
     const unsigned blocks = unsigned(std::min<std::size_t>(launchBlocks(n), kChi2Blocks));
     double* partial_sums = partials_.data();
     if (grid && b.tiles.items) {
@@ -374,76 +346,15 @@ class CudaOperator final : public imaging::ImagingOperator<T> {
     return p;
   }
 
-  // The block's coordinates on the device, copied into the staging arrays when not resident.
-  SampleArgs samplesOf(const CudaPlannedBlock& b) {
-    SampleArgs a;
-    a.count = b.block.numSamples();
-    a.channels = b.block.num_channels;
-    if (b.resident) {
-      a.uvw = b.uvw.data();
-      a.scale_u = b.su.data();
-      a.scale_v = b.sv.data();
-      return a;
-    }
-    const std::string what = "the uvw coordinates of a block";
-    stage_uvw_.reserve(3 * b.block.num_rows, device_, what);
-    stage_su_.reserve(b.block.num_channels, device_, what);
-    stage_sv_.reserve(b.block.num_channels, device_, what);
-    stager_.upload(stage_uvw_.data(), b.block.uvw_m, 3 * b.block.num_rows * sizeof(double));
-    stager_.upload(stage_su_.data(), b.scale_u.data(), b.block.num_channels * sizeof(double));
-    stager_.upload(stage_sv_.data(), b.scale_v.data(), b.block.num_channels * sizeof(double));
-    a.uvw = stage_uvw_.data();
-    a.scale_u = stage_su_.data();
-    a.scale_v = stage_sv_.data();
-    return a;
-  }
-
-  // The visibilities and weights of a chi2 pass on the device: kept with a resident plan when
-  // they fit in 80% of the free memory (copied at the first pass, again only if the caller's
-  // arrays move), else staged per call.
-  void sampleData(const CudaPlannedBlock& b, const std::complex<float>* vis, const float* weights,
-                  const float2*& dvis, const float*& dweights) {
-    const std::size_t n = b.block.numSamples(), vis_bytes = n * sizeof(float2);
-    if (b.resident && !b.samples_tried) {
-      b.samples_tried = true;
-      std::size_t free_bytes = 0, total = 0;
-      check(cudaMemGetInfo(&free_bytes, &total), "cudaMemGetInfo");
-      if (vis_bytes + n * sizeof(float) <= free_bytes / 5 * 4) {
-        b.samples.track(bytes_);
-        b.samples.reserve(vis_bytes + n * sizeof(float), device_, "the visibilities of a block");
-      }
-    }
-    if (b.samples.size() > 0) {
-      if (b.samples_of != vis) {
-        stager_.upload(b.samples.data(), vis, vis_bytes);
-        stager_.upload(b.samples.data() + vis_bytes, weights, n * sizeof(float));
-        b.samples_of = vis;
-      }
-      dvis = reinterpret_cast<const float2*>(b.samples.data());
-      dweights = reinterpret_cast<const float*>(b.samples.data() + vis_bytes);
-      return;
-    }
-    data_vis_.reserve(n, device_, "the visibilities of a block");
-    weights_.reserve(n, device_, "the weights of a block");
-    stager_.upload(data_vis_.data(), vis, vis_bytes);
-    stager_.upload(weights_.data(), weights, n * sizeof(float));
-    dvis = data_vis_.data();
-    dweights = weights_.data();
-  }
-
   template <typename G>
   void gridInto(G* target, const CudaPlannedBlock& b, const Complex* vis, const float* weights) {
     const std::size_t n = b.block.numSamples();
     if (n == 0)
       return;
-    const SampleArgs args = samplesOf(b);
+    const SampleArgs args = samples_.coordinates(b);
     vis_.reserve(n, device_, "the visibilities of a block");
     stager_.upload(vis_.data(), vis, n * sizeof(DC));
-    if (weights) {
-      weights_.reserve(n, device_, "the weights of a block");
-      stager_.upload(weights_.data(), weights, n * sizeof(float));
-    }
-    const float* dweights = weights ? weights_.data() : nullptr;
+    const float* dweights = weights ? samples_.stageWeights(weights, n) : nullptr;
     if (b.tiles.items) {
       tiledGrid(target, b, args, vis_.data(), dweights);
       return;
@@ -498,7 +409,7 @@ class CudaOperator final : public imaging::ImagingOperator<T> {
   int nu_ = 0, nv_ = 0;
   cudaStream_t stream_ = nullptr;
   PinnedStager stager_;
-  cufftHandle plan_ = 0, wide_plan_ = 0;
+  cufftHandle plan_ = 0;
   DeviceArray<DC> grid_;         // model grid (prepareDegrid) and the whole-call grid()
   DeviceArray<DC> accumulator_;  // streaming gridding adds here (without double accumulation)
   DeviceArray<DC> image_;
@@ -507,9 +418,7 @@ class CudaOperator final : public imaging::ImagingOperator<T> {
   DeviceArray<double> partials_;  // chi2Kernel's per-block sums
   DeviceArray<double> terms_;     // the tiled chi2 pass's w |r|^2 per sample
   DeviceArray<DC> vis_;
-  DeviceArray<float2> data_vis_;  // a chi2 pass's staged visibilities
-  DeviceArray<float> weights_;
-  DeviceArray<double> stage_uvw_, stage_su_, stage_sv_;
+  BlockSamples samples_{stager_, device_, bytes_};  // where a block's samples are on the device
   std::vector<std::unique_ptr<CudaPlannedBlock>> held_;  // setSamples()
 };
 

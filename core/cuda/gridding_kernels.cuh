@@ -34,6 +34,12 @@ struct SampleArgs {
   const double* scale_v = nullptr;
   unsigned long long count = 0;
   unsigned long long channels = 1;
+
+  __device__ void coordinates(unsigned long long i, double& gu, double& gv) const {
+    const unsigned long long r = i / channels, c = i - r * channels;
+    gu = uvw[3 * r] * scale_u[c];
+    gv = uvw[3 * r + 1] * scale_v[c];
+  }
 };
 
 __device__ inline unsigned long long threadIndex() {
@@ -53,10 +59,10 @@ __global__ void degridKernel(DeviceKernelParams k, SampleArgs s,
   if (j >= s.count)
     return;
   const unsigned long long i = order ? order[j] : j;
-  const unsigned long long r = i / s.channels, c = i - r * s.channels;
+  double gu, gv;
+  s.coordinates(i, gu, gv);
   T re, im;
-  imaging::deviceDegridSample<T>(k, s.uvw[3 * r] * s.scale_u[c], s.uvw[3 * r + 1] * s.scale_v[c],
-                                 grid, re, im);
+  imaging::deviceDegridSample<T>(k, gu, gv, grid, re, im);
   vis[i].x = re;
   vis[i].y = im;
 }
@@ -81,9 +87,9 @@ __global__ void gridKernel(DeviceKernelParams k, SampleArgs s,
   const T w = weights ? T(weights[i]) : T(1);
   if (w == T(0))
     return;
-  const unsigned long long r = i / s.channels, c = i - r * s.channels;
-  imaging::deviceGridSample<T>(k, s.uvw[3 * r] * s.scale_u[c], s.uvw[3 * r + 1] * s.scale_v[c],
-                               vis[i].x * w, vis[i].y * w, grid, AtomicAdd{});
+  double gu, gv;
+  s.coordinates(i, gu, gv);
+  imaging::deviceGridSample<T>(k, gu, gv, vis[i].x * w, vis[i].y * w, grid, AtomicAdd{});
 }
 
 // The sum of a block's threads' values, valid in thread 0 (warp shuffles, then one shared value
@@ -118,11 +124,11 @@ __global__ void chi2Kernel(DeviceKernelParams k, SampleArgs s,
   double sum = 0.0;
   const unsigned long long stride = static_cast<unsigned long long>(gridDim.x) * blockDim.x;
   for (unsigned long long i = threadIndex(); i < s.count; i += stride) {
-    const unsigned long long r = i / s.channels, c = i - r * s.channels;
+    double gu, gv;
+    s.coordinates(i, gu, gv);
     T rr, ri;
-    sum += imaging::deviceChi2Sample<T>(k, s.uvw[3 * r] * s.scale_u[c],
-                                        s.uvw[3 * r + 1] * s.scale_v[c], model_grid, T(vis[i].x),
-                                        T(vis[i].y), weights[i], target, AtomicAdd{}, rr, ri);
+    sum += imaging::deviceChi2Sample<T>(k, gu, gv, model_grid, T(vis[i].x), T(vis[i].y), weights[i],
+                                        target, AtomicAdd{}, rr, ri);
   }
   sum = blockSum(sum);
   if (threadIdx.x == 0)

@@ -34,9 +34,9 @@ static __global__ void tileKeyKernel(DeviceKernelParams k, DeviceTiling t, Sampl
   const unsigned long long i = threadIndex();
   if (i >= s.count)
     return;
-  const unsigned long long r = i / s.channels, c = i - r * s.channels;
-  const int key =
-      imaging::deviceTileOf(k, t, s.uvw[3 * r] * s.scale_u[c], s.uvw[3 * r + 1] * s.scale_v[c]);
+  double gu, gv;
+  s.coordinates(i, gu, gv);
+  const int key = imaging::deviceTileOf(k, t, gu, gv);
   keys[i] = key;
   atomicAdd(per_tile + key, 1u);
 }
@@ -50,12 +50,12 @@ static __global__ void tileScatterKernel(const std::int32_t* keys, unsigned long
     order[atomicAdd(cursor + keys[i], 1u)] = std::uint32_t(i);
 }
 
-// One thread block per work item: its samples (weight * vis, weights may be null) spread into a
-// patch in shared memory (2 patch^2 values of G), which is then added to the grid.
-template <typename T, typename G>
-__global__ void tiledGridKernel(DeviceKernelParams k, SampleArgs s, TileArgs t,
-                                const typename DeviceComplex<T>::type* __restrict__ vis,
-                                const float* __restrict__ weights, G* grid) {
+// One work item's pass, run by one thread block: its patch (2 patch^2 values of G in dynamic
+// shared memory) zeroed, visit(i, gu, gv, tile, patch) for each of its samples, then the patch
+// added to the grid.
+template <typename G, typename Visit>
+__device__ void tiledItemPass(const DeviceKernelParams& k, const SampleArgs& s, const TileArgs& t,
+                              G* grid, Visit visit) {
   extern __shared__ double shared_patch[];  // double: aligned for either G
   G* patch = reinterpret_cast<G*>(shared_patch);
   const int cells = t.tiling.patch * t.tiling.patch;
@@ -66,46 +66,42 @@ __global__ void tiledGridKernel(DeviceKernelParams k, SampleArgs s, TileArgs t,
   const std::uint32_t first = t.first[blockIdx.x], count = t.count[blockIdx.x];
   for (std::uint32_t j = threadIdx.x; j < count; j += blockDim.x) {
     const unsigned long long i = t.order[first + j];
-    const T w = weights ? T(weights[i]) : T(1);
-    if (w == T(0))
-      continue;
-    const unsigned long long r = i / s.channels, c = i - r * s.channels;
-    const double gu = s.uvw[3 * r] * s.scale_u[c], gv = s.uvw[3 * r + 1] * s.scale_v[c];
-    const T vr = vis[i].x * w, vi = vis[i].y * w;
-    if (!imaging::devicePatchSample<T>(k, t.tiling, tile, gu, gv, vr, vi, patch, AtomicAdd{}))
-      imaging::deviceGridSample<T>(k, gu, gv, vr, vi, grid, AtomicAdd{});
+    double gu, gv;
+    s.coordinates(i, gu, gv);
+    visit(i, gu, gv, tile, patch);
   }
   __syncthreads();
   for (int c = threadIdx.x; c < cells; c += blockDim.x)
     imaging::deviceFlushPatchCell(k, t.tiling, tile, c, patch, grid, AtomicAdd{});
 }
 
-// The tiled chi2 pass: one thread block per work item; each sample's model (from model_grid),
-// weighted residual and w |r|^2 (into terms[i], summed afterwards by sumTermsKernel in the
-// samples' own order), the residual spread into the patch, then the patch added to `grid`.
+// Tiled gridding of weight * vis (weights may be null: all ones; weight-0 samples skipped).
+template <typename T, typename G>
+__global__ void tiledGridKernel(DeviceKernelParams k, SampleArgs s, TileArgs t,
+                                const typename DeviceComplex<T>::type* __restrict__ vis,
+                                const float* __restrict__ weights, G* grid) {
+  tiledItemPass(k, s, t, grid, [&](unsigned long long i, double gu, double gv, int tile, G* patch) {
+    const T w = weights ? T(weights[i]) : T(1);
+    if (w == T(0))
+      return;
+    const T vr = vis[i].x * w, vi = vis[i].y * w;
+    if (!imaging::devicePatchSample<T>(k, t.tiling, tile, gu, gv, vr, vi, patch, AtomicAdd{}))
+      imaging::deviceGridSample<T>(k, gu, gv, vr, vi, grid, AtomicAdd{});
+  });
+}
+
+// The tiled chi2 pass: each sample's model (from model_grid), weighted residual and w |r|^2
+// (into terms[i], summed afterwards by sumTermsKernel in the samples' own order), the residual
+// spread through the patch.
 template <typename T, typename G>
 __global__ void tiledChi2Kernel(DeviceKernelParams k, SampleArgs s, TileArgs t,
                                 const typename DeviceComplex<T>::type* __restrict__ model_grid,
                                 const float2* __restrict__ vis, const float* __restrict__ weights,
                                 G* grid, double* __restrict__ terms) {
-  extern __shared__ double shared_patch[];
-  G* patch = reinterpret_cast<G*>(shared_patch);
-  const int cells = t.tiling.patch * t.tiling.patch;
-  for (int c = threadIdx.x; c < 2 * cells; c += blockDim.x)
-    patch[c] = G(0);
-  __syncthreads();
-  const int tile = t.tile[blockIdx.x];
-  const std::uint32_t first = t.first[blockIdx.x], count = t.count[blockIdx.x];
-  for (std::uint32_t j = threadIdx.x; j < count; j += blockDim.x) {
-    const unsigned long long i = t.order[first + j];
-    const unsigned long long r = i / s.channels, c = i - r * s.channels;
-    terms[i] = imaging::deviceChi2PatchSample<T>(
-        k, t.tiling, tile, s.uvw[3 * r] * s.scale_u[c], s.uvw[3 * r + 1] * s.scale_v[c], model_grid,
-        T(vis[i].x), T(vis[i].y), weights[i], patch, grid, AtomicAdd{});
-  }
-  __syncthreads();
-  for (int c = threadIdx.x; c < cells; c += blockDim.x)
-    imaging::deviceFlushPatchCell(k, t.tiling, tile, c, patch, grid, AtomicAdd{});
+  tiledItemPass(k, s, t, grid, [&](unsigned long long i, double gu, double gv, int tile, G* patch) {
+    terms[i] = imaging::deviceChi2PatchSample<T>(k, t.tiling, tile, gu, gv, model_grid, T(vis[i].x),
+                                                 T(vis[i].y), weights[i], patch, grid, AtomicAdd{});
+  });
 }
 
 template <typename G>

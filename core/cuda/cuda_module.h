@@ -10,7 +10,7 @@
 namespace apertura::cuda {
 
 // Bump when CudaOperatorConfig, GpuInventory or the entry points change.
-constexpr int kCudaModuleAbi = 2;  // 2: ImagingOperator::deviceBytes()
+constexpr int kCudaModuleAbi = 3;  // 3: ImagingOperator resident images (vectorSpace())
 constexpr const char* kCudaModuleFile = "libapertura_cuda.so";
 
 using AbiFn = int (*)();

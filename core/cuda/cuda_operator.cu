@@ -22,6 +22,7 @@
 #include "core/util/input_error.h"
 
 #include "core/cuda/block_samples.cuh"
+#include "core/cuda/cuda_vector_space.cuh"
 #include "core/cuda/device_buffers.cuh"
 #include "core/cuda/gridding_kernels.cuh"
 #include "core/cuda/pinned_stager.cuh"
@@ -193,14 +194,35 @@ class CudaOperator final : public imaging::ImagingOperator<T> {
 
   void prepareDegrid(const Complex* image) override {
     selectDevice();
-    const int nx = config_.geometry.nx, ny = config_.geometry.ny;
     stager_.upload(image_.data(), image, config_.geometry.numPixels() * sizeof(DC));
-    zero(grid_);
-    correctionKernel<T, true>
-        <<<launchBlocks(config_.geometry.numPixels()), threads(), 0, stream_>>>(
-            nx, ny, nu_, nv_, image_.data(), corr_x_.data(), corr_y_.data(), grid_.data());
-    check(cudaGetLastError(), "image-to-grid kernel launch");
-    checkFft(Fft<T>::exec(plan_, grid_.data(), CUFFT_FORWARD), "forward FFT");
+    imageToModelGrid();
+  }
+
+  compute::VectorSpace* vectorSpace() override {
+    if (!space_) {
+      selectDevice();
+      space_ = std::make_unique<CudaVectorSpace>(device_, stream_, bytes_);
+    }
+    return space_.get();
+  }
+
+  void prepareDegridResident(const compute::SpaceVector& image) override {
+    selectDevice();
+    checkPixels(image);
+    static_cast<CudaVectorSpace*>(vectorSpace())->toComplex(image, image_.data());
+    imageToModelGrid();
+  }
+
+  void endGridResident(double scale, compute::SpaceVector& image) override {
+    selectDevice();
+    checkPixels(image);
+    auto* space = static_cast<CudaVectorSpace*>(vectorSpace());
+    if (wideAccumulation()) {
+      space->addReal(scale, wide_.transform(threads()), image);
+    } else {
+      accumulatorToImage();
+      space->addReal(scale, image_.data(), image);
+    }
   }
 
   void degridBlock(const imaging::PlannedBlock& planned, Complex* vis) override {
@@ -384,14 +406,36 @@ class CudaOperator final : public imaging::ImagingOperator<T> {
     check(cudaGetLastError(), "tiled chi2 kernel launch");
   }
 
-  void gridToImage(DeviceArray<DC>& source, Complex* image) {
+  // The image in image_ to the model grid: correction, padding, forward FFT.
+  void imageToModelGrid() {
+    const int nx = config_.geometry.nx, ny = config_.geometry.ny;
+    zero(grid_);
+    correctionKernel<T, true>
+        <<<launchBlocks(config_.geometry.numPixels()), threads(), 0, stream_>>>(
+            nx, ny, nu_, nv_, image_.data(), corr_x_.data(), corr_y_.data(), grid_.data());
+    check(cudaGetLastError(), "image-to-grid kernel launch");
+    checkFft(Fft<T>::exec(plan_, grid_.data(), CUFFT_FORWARD), "forward FFT");
+  }
+
+  // `source` to the image in image_: inverse FFT, correction (queued).
+  void transformToImage(DeviceArray<DC>& source) {
     const int nx = config_.geometry.nx, ny = config_.geometry.ny;
     checkFft(Fft<T>::exec(plan_, source.data(), CUFFT_INVERSE), "inverse FFT");
     correctionKernel<T, false>
         <<<launchBlocks(config_.geometry.numPixels()), threads(), 0, stream_>>>(
             nx, ny, nu_, nv_, source.data(), corr_x_.data(), corr_y_.data(), image_.data());
     check(cudaGetLastError(), "grid-to-image kernel launch");
+  }
+  void accumulatorToImage() { transformToImage(accumulator_); }
+
+  void gridToImage(DeviceArray<DC>& source, Complex* image) {
+    transformToImage(source);
     stager_.download(image, image_.data(), config_.geometry.numPixels() * sizeof(DC));
+  }
+
+  void checkPixels(const compute::SpaceVector& image) const {
+    if (image.size() != config_.geometry.numPixels())
+      throw std::invalid_argument("CUDA operator: a resident image of the wrong size");
   }
 
   template <typename U>
@@ -420,6 +464,7 @@ class CudaOperator final : public imaging::ImagingOperator<T> {
   DeviceArray<DC> vis_;
   BlockSamples samples_{stager_, device_, bytes_};  // where a block's samples are on the device
   std::vector<std::unique_ptr<CudaPlannedBlock>> held_;  // setSamples()
+  std::unique_ptr<CudaVectorSpace> space_;               // resident images (made on first use)
 };
 
 }  // namespace

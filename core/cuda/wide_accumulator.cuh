@@ -68,15 +68,21 @@ class WideAccumulator {
           "cudaMemset (double grid)");
   }
 
-  // The grid to the image: inverse FFT, correction, copy out (synchronises).
-  void finish(PinnedStager& stager, unsigned threads, std::complex<double>* image) {
+  // The grid to the image in device memory: inverse FFT and correction (queued).
+  const double2* transform(unsigned threads) {
     const std::size_t pixels = std::size_t(nx_) * ny_;
     checkFft(Fft<double>::exec(plan_, grid_.data(), CUFFT_INVERSE), "inverse FFT (double grid)");
     const unsigned blocks = unsigned((pixels + threads - 1) / threads);
     correctionKernel<double, false><<<blocks, threads, 0, stream_>>>(
         nx_, ny_, nu_, nv_, grid_.data(), corr_x_.data(), corr_y_.data(), image_.data());
     check(cudaGetLastError(), "grid-to-image kernel launch (double grid)");
-    stager.download(image, image_.data(), pixels * sizeof(double2));
+    return image_.data();
+  }
+
+  // The grid to the image on the host (synchronises).
+  void finish(PinnedStager& stager, unsigned threads, std::complex<double>* image) {
+    transform(threads);
+    stager.download(image, image_.data(), std::size_t(nx_) * ny_ * sizeof(double2));
   }
 
  private:

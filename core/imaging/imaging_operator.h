@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/compute/vector_space.h"
 #include "core/imaging/image_geometry.h"
 #include "core/imaging/kernel.h"
 #include "core/imaging/uv_samples.h"
@@ -105,6 +106,17 @@ class ImagingOperator {
   virtual double residualBlock(const PlannedBlock& /*block*/, const std::complex<float>* /*vis*/,
                                const float* /*weights*/, bool /*grid*/) {
     throw std::logic_error("residualBlock: this backend forms no residuals");
+  }
+  // Resident images, for backends that keep them in an accelerator's memory: the space they live
+  // in (null: none), prepareDegrid() from a real image held there, and endGrid() adding
+  // scale * Re A^H (the streaming grid) to a real image held there (in double, from the double
+  // grid with double_accumulation).
+  virtual compute::VectorSpace* vectorSpace() { return nullptr; }
+  virtual void prepareDegridResident(const compute::SpaceVector& /*image*/) {
+    throw std::logic_error("prepareDegridResident: this backend keeps no resident images");
+  }
+  virtual void endGridResident(double /*scale*/, compute::SpaceVector& /*image*/) {
+    throw std::logic_error("endGridResident: this backend keeps no resident images");
   }
   // grid() into a double image: with double_accumulation every w plane is gridded into a double
   // grid and the planes are summed in double (w-stacking grids all blocks at once, here). By

@@ -12,6 +12,7 @@
 #include "core/rml/conjugate_gradient.h"
 #include "core/rml/lbfgs.h"
 #include "core/rml/proximal_solvers.h"
+#include "core/rml/resident_lbfgs.h"
 #include "core/util/input_error.h"
 
 namespace apertura::pipeline {
@@ -52,24 +53,28 @@ std::string scratchDirectory(const project::ProjectSettings& s) {
   return {};  // the history's own default (/tmp)
 }
 
+rml::LbfgsSettings lbfgsSettings(const project::ProjectSettings& s, bool clip_parameters,
+                                 const rml::StopCriteria& stop) {
+  rml::LbfgsSettings ls;
+  ls.history = s.optimizer.history;
+  ls.in_memory_limit = s.optimizer.in_memory_limit.value_or(0);
+  ls.memory_threshold_bytes = engine::historyMemoryBytes(s.optimizer);
+  ls.scratch_dir = scratchDirectory(s);
+  ls.float_history = s.optimizer.history_precision == "float";
+  ls.line_search = lineSearch(s.optimizer.line_search, ls.line_search);
+  ls.positivity = clip_parameters;
+  ls.stop = stop;
+  return ls;
+}
+
 rml::OptimizerResult minimize(const project::ProjectSettings& s, const SolverChoice& choice,
                               rml::DifferentiableFunction& f, rml::ObjectiveFunction& objective,
                               const rml::Vector& x0, const rml::StopCriteria& stop) {
   const std::string& method = s.optimizer.method;
   const bool clip_parameters =
       choice.project_positive && choice.mapping == rml::ImageMapping::Identity;
-  if (method == "lbfgs") {
-    rml::LbfgsSettings ls;
-    ls.history = s.optimizer.history;
-    ls.in_memory_limit = s.optimizer.in_memory_limit.value_or(0);
-    ls.memory_threshold_bytes = engine::historyMemoryBytes(s.optimizer);
-    ls.scratch_dir = scratchDirectory(s);
-    ls.float_history = s.optimizer.history_precision == "float";
-    ls.line_search = lineSearch(s.optimizer.line_search, ls.line_search);
-    ls.positivity = clip_parameters;
-    ls.stop = stop;
-    return rml::minimizeLbfgs(f, x0, ls);
-  }
+  if (method == "lbfgs")
+    return rml::minimizeLbfgs(f, x0, lbfgsSettings(s, clip_parameters, stop));
   if (method.rfind("cg-", 0) == 0) {
     rml::CgSettings cs;
     cs.beta = betaOf(method);
@@ -168,6 +173,15 @@ void runSolver(engine::RunContext& ctx, const RunData& data, rml::ObjectiveFunct
     }
   };
 
+  // Where the L-BFGS state lives: in the accelerator's memory when every term can be evaluated
+  // there (images then stay on the device; only snapshots come to the host).
+  if (s.optimizer.method == "lbfgs") {
+    const bool clip = choice.project_positive && choice.mapping == rml::ImageMapping::Identity;
+    compute::VectorSpace* space = recorder.residentSpace();
+    const bool resident = rml::lbfgsRunsResident(recorder, lbfgsSettings(s, clip, stop));
+    ctx.observer().progress(
+        1.0, "optimizer state: " + (resident ? space->describe() : std::string("host memory")));
+  }
   const rml::OptimizerResult result = minimize(s, choice, recorder, objective, x0, stop);
   out.model.assign(n, 0.0);
   mapped.toImage(result.x.data(), out.model.data());

@@ -59,19 +59,36 @@ class ChunkChi2Term final : public DataTerm {
           gradient[p] += 2.0 * scale * adjoint_[p];
       });
     }
-    const double total = secondsSince(start);
-    if (pass_.reduce > 0.0 || sum_)
-      times_.push_back({"reduce", pass_.reduce});
-    times_.push_back({"degrid", pass_.degrid});
-    times_.push_back({"residual", pass_.residual});
+    recordPass(gradient != nullptr, secondsSince(start));
+    return chi2;
+  }
+
+  // Resident: the operator's own space, for the plain sum of one process's chunks (the exact
+  // and distributed sums reduce on the host).
+  compute::VectorSpace* dataSpace() override {
+    return exact_ || sum_ || !op_.formsResiduals() ? nullptr : op_.vectorSpace();
+  }
+  bool residentIn(compute::VectorSpace& space) const override {
+    return !exact_ && !sum_ && op_.formsResiduals() && op_.vectorSpace() == &space;
+  }
+  double evaluateIn(compute::VectorSpace& /*space*/, const compute::SpaceVector& image,
+                    compute::SpaceVector* gradient, double scale) override {
+    const auto start = Clock::now();
+    auto t = Clock::now();
+    op_.prepareDegridResident(image);
+    pass_.degrid += secondsSince(t);
     if (gradient != nullptr)
-      times_.push_back({"grid", pass_.grid});
-    times_.push_back({"plan", pass_.plan});
-    if (!chunks_.held()) {  // what the pass spent waiting for chunks from disk
-      const double busy = pass_.plan + pass_.degrid + pass_.residual + pass_.grid + pass_.reduce;
-      times_.push_back({"read", std::max(0.0, total - busy)});
+      op_.beginGrid();
+    double chi2 = 0.0;
+    pass([&](const VisibilityChunk& c, const imaging::PlannedBlock& plan) {
+      chi2 += chunkChi2(c, plan, gradient != nullptr);
+    });
+    if (gradient != nullptr) {
+      t = Clock::now();
+      op_.endGridResident(2.0 * scale, *gradient);
+      pass_.grid += secondsSince(t);
     }
-    pass_ = {};
+    recordPass(gradient != nullptr, secondsSince(start));
     return chi2;
   }
 
@@ -101,6 +118,22 @@ class ChunkChi2Term final : public DataTerm {
   struct PassTimes {
     double plan = 0.0, degrid = 0.0, residual = 0.0, grid = 0.0, reduce = 0.0;
   };
+
+  // The pass's stage times (`total` seconds in all) into times_, and a fresh pass_.
+  void recordPass(bool gradient, double total) {
+    if (pass_.reduce > 0.0 || sum_)
+      times_.push_back({"reduce", pass_.reduce});
+    times_.push_back({"degrid", pass_.degrid});
+    times_.push_back({"residual", pass_.residual});
+    if (gradient)
+      times_.push_back({"grid", pass_.grid});
+    times_.push_back({"plan", pass_.plan});
+    if (!chunks_.held()) {  // what the pass spent waiting for chunks from disk
+      const double busy = pass_.plan + pass_.degrid + pass_.residual + pass_.grid + pass_.reduce;
+      times_.push_back({"read", std::max(0.0, total - busy)});
+    }
+    pass_ = {};
+  }
 
   // One pass over the chunks: chi2 (summed over processes) and, with `gradient`, adjoint_.
   double evaluateSummed(bool gradient) {

@@ -5,12 +5,11 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "core/rml/detail/vector_math.h"
+#include "core/rml/detail/space_iterate.h"
+#include "core/rml/host_vector_space.h"
 #include "core/rml/iteration_monitor.h"
 
 namespace apertura::rml {
-
-using detail::dot;
 
 std::string toString(CgBeta beta) {
   switch (beta) {
@@ -32,48 +31,12 @@ std::string toString(CgBeta beta) {
 
 namespace {
 
-// The dot products the beta rules need, with y = g1 - g0 formed on the fly (no image-sized
-// buffer). Each sum runs blockwise in index order, as separate dot() calls over a stored y would.
-struct BetaProducts {
-  double g0g0 = 0.0;
-  double g1g1 = 0.0;
-  double dy = 0.0;
-  double g1y = 0.0;
-  double yy = 0.0;
-  double dg1 = 0.0;
-  double dd = 0.0;
-};
-
-BetaProducts betaProducts(const Vector& g0, const Vector& g1, const Vector& d) {
-  const auto s = detail::blockedSums<7>(
-      g0.size(), [&](std::size_t begin, std::size_t end, std::array<double, 7>& acc) {
-        BetaProducts p;
-        for (std::size_t i = begin; i < end; ++i) {
-          const double y = g1[i] - g0[i];
-          p.g0g0 += g0[i] * g0[i];
-          p.g1g1 += g1[i] * g1[i];
-          p.dy += d[i] * y;
-          p.g1y += g1[i] * y;
-          p.yy += y * y;
-          p.dg1 += d[i] * g1[i];
-          p.dd += d[i] * d[i];
-        }
-        acc = {p.g0g0, p.g1g1, p.dy, p.g1y, p.yy, p.dg1, p.dd};
-      });
-  BetaProducts p;
-  p.g0g0 = s[0];
-  p.g1g1 = s[1];
-  p.dy = s[2];
-  p.g1y = s[3];
-  p.yy = s[4];
-  p.dg1 = s[5];
-  p.dd = s[6];
-  return p;
-}
+using compute::SpaceVector;
+using compute::SpaceVectorPtr;
+using compute::VectorSpace;
 
 // beta from the old gradient g0, the new one g1 and the old direction d.
-double computeBeta(CgBeta rule, const Vector& g0, const Vector& g1, const Vector& d) {
-  const BetaProducts p = betaProducts(g0, g1, d);
+double computeBeta(CgBeta rule, const VectorSpace::ConjugateProducts& p) {
   const double dy = p.dy;
   switch (rule) {
     case CgBeta::FletcherReeves:
@@ -98,28 +61,28 @@ double computeBeta(CgBeta rule, const Vector& g0, const Vector& g1, const Vector
   return 0.0;
 }
 
-}  // namespace
-
-OptimizerResult minimizeConjugateGradient(DifferentiableFunction& f, Vector x0,
-                                          const CgSettings& settings) {
-  if (x0.size() != f.dimension())
-    throw std::invalid_argument("CG: x0 has the wrong size");
+// The iteration, written once for every VectorSpace: f's resident space (an accelerator's
+// memory: only x0 goes there and the result comes back) or the host space.
+OptimizerResult conjugateGradientIn(DifferentiableFunction& f, VectorSpace& space, Vector x0,
+                                    const CgSettings& settings) {
+  const std::size_t n = x0.size();
   OptimizerResult result;
-  result.x = std::move(x0);
-  Vector& x = result.x;
-  // Image-sized buffers are allocated once here and reused by every iteration: the gradient, the
-  // direction and the trial point with its gradient (y = g1 - g0 is never stored).
-  Vector g(x.size());
-  double fx = f.evaluate(x.data(), g.data());
+  // Image-sized vectors are allocated once and reused by every iteration (y = g1 - g0 is never
+  // stored).
+  detail::SpaceIterate it(f, space, x0);
+  SpaceVectorPtr &x = it.x, &g = it.g, &d = it.d, &gt = it.gt;
+  double fx = f.evaluateIn(*x, g.get());
   result.evaluations = 1;
-  Vector d = g;
-  for (double& v : d)
-    v = -v;
+  const auto steepest = [&] {  // d = -g
+    space.copy(*g, *d);
+    space.scale(-1.0, *d);
+  };
+  steepest();
   double previous_gtd = 0.0;
   double previous_alpha = 0.0;
-  const int restart = settings.restart_every > 0 ? settings.restart_every : int(x.size());
+  const int restart = settings.restart_every > 0 ? settings.restart_every : int(n);
   IterationMonitor monitor(settings.stop, &f);
-  detail::TrialPoint trial(f, x, d);
+  const LineFunction along = it.along();
   int since_restart = 0;
 
   for (int iteration = 1;; ++iteration) {
@@ -127,12 +90,10 @@ OptimizerResult minimizeConjugateGradient(DifferentiableFunction& f, Vector x0,
       result.reason = *stop;
       break;
     }
-    double gtd = dot(g, d);
+    double gtd = space.dot(*g, *d);
     if (!(gtd < 0.0)) {
-      d = g;
-      for (double& v : d)
-        v = -v;
-      gtd = dot(g, d);
+      steepest();
+      gtd = space.dot(*g, *d);
       since_restart = 0;
     }
     if (!(gtd < 0.0)) {
@@ -142,40 +103,49 @@ OptimizerResult minimizeConjugateGradient(DifferentiableFunction& f, Vector x0,
     // Initial step: the first from the gradient scale, later ones keep alpha * g.d constant.
     const double initial = previous_alpha > 0.0
                                ? std::min(1e10, previous_alpha * previous_gtd / gtd)
-                               : std::min(1.0, 1.0 / detail::norm(g));
-    const int evaluations_before = trial.evaluations();
-    const LineSearchResult ls =
-        lineSearch(trial.function(), fx, gtd, initial, settings.line_search);
-    const int evaluations = trial.evaluations() - evaluations_before;
+                               : std::min(1.0, 1.0 / std::sqrt(space.dot(*g, *g)));
+    const int evaluations_before = it.trial_evaluations;
+    const LineSearchResult ls = lineSearch(along, fx, gtd, initial, settings.line_search);
+    const int evaluations = it.trial_evaluations - evaluations_before;
     result.evaluations += evaluations;
     if (!ls.success || !(ls.value < fx)) {
       result.reason = StopReason::LineSearchFailed;
       break;
     }
-    const Vector& g_new = trial.gradient();
-    const double beta = ++since_restart >= restart ? 0.0 : computeBeta(settings.beta, g, g_new, d);
+    const double beta = ++since_restart >= restart
+                            ? 0.0
+                            : computeBeta(settings.beta, space.conjugateProducts(*g, *gt, *d));
     if (beta == 0.0)
       since_restart = 0;
-    detail::parallelFor(d.size(), [&](std::size_t begin, std::size_t end) {
-      for (std::size_t i = begin; i < end; ++i)
-        d[i] = -g_new[i] + beta * d[i];
-    });
-    // The trial buffers are overwritten by the next line search: swap instead of copying.
-    x.swap(trial.x());
-    g.swap(trial.gradient());
+    space.axpby(-1.0, *gt, beta, *d);  // d = -g_new + beta d
+    it.accept();
     previous_gtd = gtd;
     previous_alpha = ls.alpha;
     const double previous = fx;
     fx = ls.value;
     result.iterations = iteration;
-    if (auto stop = monitor.finishIteration(iteration, previous, fx, ls.alpha, detail::norm(g),
-                                            evaluations, f.lastTermValues())) {
+    if (auto stop =
+            monitor.finishIteration(iteration, previous, fx, ls.alpha, std::sqrt(space.dot(*g, *g)),
+                                    evaluations, f.lastTermValues())) {
       result.reason = *stop;
       break;
     }
   }
   result.objective = fx;
+  result.x = it.download();
   return result;
+}
+
+}  // namespace
+
+OptimizerResult minimizeConjugateGradient(DifferentiableFunction& f, Vector x0,
+                                          const CgSettings& settings) {
+  if (x0.size() != f.dimension())
+    throw std::invalid_argument("CG: x0 has the wrong size");
+  if (VectorSpace* space = f.residentSpace())
+    return conjugateGradientIn(f, *space, std::move(x0), settings);
+  OnHostSpace host(f);
+  return conjugateGradientIn(host, *host.residentSpace(), std::move(x0), settings);
 }
 
 }  // namespace apertura::rml

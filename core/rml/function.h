@@ -1,8 +1,11 @@
 #pragma once
 
 #include <cstddef>
+#include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "core/compute/vector_space.h"
 
 namespace apertura::rml {
 
@@ -34,6 +37,14 @@ class DifferentiableFunction {
   virtual std::vector<TermValue> lastTermValues() const { return {}; }
   // Stage timings accumulated since the previous call (the call resets them).
   virtual std::vector<StageTime> takeStageTimes() { return {}; }
+
+  // Where the function can be evaluated without the point leaving an accelerator's memory, or
+  // null (host only). Solvers that support it then keep their whole state in that space and
+  // call evaluateIn() instead of evaluate().
+  virtual compute::VectorSpace* residentSpace() { return nullptr; }
+  virtual double evaluateIn(const compute::SpaceVector& /*x*/, compute::SpaceVector* /*gradient*/) {
+    throw std::logic_error("this function has no resident evaluation");
+  }
 };
 
 // A (possibly non-smooth) convex function with a proximal operator:

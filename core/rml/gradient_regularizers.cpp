@@ -63,6 +63,13 @@ double TotalVariation::evaluate(const double* image, double* gradient, double sc
   return value(image, gradient, scale, eps_);
 }
 
+double TotalVariation::evaluateIn(compute::VectorSpace& space, const compute::SpaceVector& image,
+                                  compute::SpaceVector* gradient, double scale) {
+  const auto kind = kind_ == TvKind::Isotropic ? compute::DifferencePenalty::TvIsotropic
+                                               : compute::DifferencePenalty::TvAnisotropic;
+  return space.differencePenalty(kind, residentArgs(space, eps_), image, gradient, scale);
+}
+
 double TotalVariation::proxValue(const double* image) {
   return value(image, nullptr, 1.0, 0.0);
 }
@@ -104,6 +111,12 @@ double HuberRegularizer::evaluate(const double* image, double* gradient, double 
   if (gradient != nullptr)
     addDifferenceAdjoint(dx.data(), dy.data(), nx_, ny_, scale, gradient);
   return sum;
+}
+
+double HuberRegularizer::evaluateIn(compute::VectorSpace& space, const compute::SpaceVector& image,
+                                    compute::SpaceVector* gradient, double scale) {
+  return space.differencePenalty(compute::DifferencePenalty::Huber, residentArgs(space, delta_),
+                                 image, gradient, scale);
 }
 
 void HuberRegularizer::prox(const double* v, double step, double* out) {
@@ -153,6 +166,13 @@ double TotalSquaredVariation::evaluate(const double* image, double* gradient, do
   });
 }
 
+double TotalSquaredVariation::evaluateIn(compute::VectorSpace& space,
+                                         const compute::SpaceVector& image,
+                                         compute::SpaceVector* gradient, double scale) {
+  return space.differencePenalty(compute::DifferencePenalty::Tsv, residentArgs(space, 0.0), image,
+                                 gradient, scale);
+}
+
 void TotalSquaredVariation::prox(const double* v, double step, double* out) {
   const std::size_t n = numPixels();
   proxQuadratic(
@@ -179,6 +199,13 @@ double LaplacianRegularizer::evaluate(const double* image, double* gradient, dou
       gradient[p] += scale * back[p];
   }
   return sum;
+}
+
+double LaplacianRegularizer::evaluateIn(compute::VectorSpace& space,
+                                        const compute::SpaceVector& image,
+                                        compute::SpaceVector* gradient, double scale) {
+  return space.differencePenalty(compute::DifferencePenalty::Laplacian, residentArgs(space, 0.0),
+                                 image, gradient, scale);
 }
 
 void LaplacianRegularizer::prox(const double* v, double step, double* out) {

@@ -17,6 +17,9 @@ class TotalVariation final : public Regularizer {
   TotalVariation(int nx, int ny, TvKind kind, double epsilon = 0.0);
   std::string name() const override;
   double evaluate(const double* image, double* gradient, double scale) override;
+  bool residentIn(compute::VectorSpace& /*space*/) const override { return true; }
+  double evaluateIn(compute::VectorSpace& space, const compute::SpaceVector& image,
+                    compute::SpaceVector* gradient, double scale) override;
   bool isSmooth() const override { return eps_ > 0.0; }
   bool hasProx() const override { return true; }
   double proxValue(const double* image) override;
@@ -39,6 +42,9 @@ class HuberRegularizer final : public Regularizer {
   HuberRegularizer(int nx, int ny, double delta);
   std::string name() const override { return "huber"; }
   double evaluate(const double* image, double* gradient, double scale) override;
+  bool residentIn(compute::VectorSpace& /*space*/) const override { return true; }
+  double evaluateIn(compute::VectorSpace& space, const compute::SpaceVector& image,
+                    compute::SpaceVector* gradient, double scale) override;
   bool hasProx() const override { return true; }
   void prox(const double* v, double step, double* out) override;
 
@@ -52,6 +58,9 @@ class TotalSquaredVariation final : public Regularizer {
   TotalSquaredVariation(int nx, int ny) : Regularizer(nx, ny) {}
   std::string name() const override { return "tsv"; }
   double evaluate(const double* image, double* gradient, double scale) override;
+  bool residentIn(compute::VectorSpace& /*space*/) const override { return true; }
+  double evaluateIn(compute::VectorSpace& space, const compute::SpaceVector& image,
+                    compute::SpaceVector* gradient, double scale) override;
   bool hasProx() const override { return true; }
   void prox(const double* v, double step, double* out) override;
 };
@@ -62,6 +71,9 @@ class LaplacianRegularizer final : public Regularizer {
   LaplacianRegularizer(int nx, int ny) : Regularizer(nx, ny) {}
   std::string name() const override { return "laplacian"; }
   double evaluate(const double* image, double* gradient, double scale) override;
+  bool residentIn(compute::VectorSpace& /*space*/) const override { return true; }
+  double evaluateIn(compute::VectorSpace& space, const compute::SpaceVector& image,
+                    compute::SpaceVector* gradient, double scale) override;
   bool hasProx() const override { return true; }
   void prox(const double* v, double step, double* out) override;
 };

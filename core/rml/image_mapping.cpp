@@ -91,4 +91,33 @@ double MappedObjective::evaluate(const double* x, double* gradient) {
   return value;
 }
 
+compute::VectorSpace* MappedObjective::residentSpace() {
+  return mapping_ == ImageMapping::Identity ? f_.residentSpace() : nullptr;
+}
+
+double MappedObjective::evaluateIn(const compute::SpaceVector& x, compute::SpaceVector* gradient) {
+  if (support_.empty())
+    return f_.evaluateIn(x, gradient);
+  compute::VectorSpace* space = residentSpace();
+  if (space == nullptr)
+    throw std::logic_error("MappedObjective: no resident evaluation for this mapping");
+  if (space != resident_space_) {
+    std::vector<double> indicator(support_.size());
+    for (std::size_t k = 0; k < indicator.size(); ++k)
+      indicator[k] = inside(k) ? 1.0 : 0.0;
+    resident_support_ = space->create(indicator.size());
+    space->upload(indicator.data(), *resident_support_);
+    resident_image_ = space->create(indicator.size());
+    resident_gradient_ = space->create(indicator.size());
+    resident_space_ = space;
+  }
+  // 1 * x and 0 * x: the host path's image and its derivative-times-gradient, bit for bit.
+  space->multiply(*resident_support_, x, *resident_image_);
+  const double value =
+      f_.evaluateIn(*resident_image_, gradient ? resident_gradient_.get() : nullptr);
+  if (gradient != nullptr)
+    space->multiply(*resident_support_, *resident_gradient_, *gradient);
+  return value;
+}
+
 }  // namespace apertura::rml

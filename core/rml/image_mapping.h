@@ -25,6 +25,9 @@ class MappedObjective final : public DifferentiableFunction {
   double evaluate(const double* x, double* gradient) override;
   std::vector<TermValue> lastTermValues() const override { return f_.lastTermValues(); }
   std::vector<StageTime> takeStageTimes() override { return f_.takeStageTimes(); }
+  // The identity mapping only (the support applied as a 0/1 product where the image lives).
+  compute::VectorSpace* residentSpace() override;
+  double evaluateIn(const compute::SpaceVector& x, compute::SpaceVector* gradient) override;
 
   void toImage(const double* x, double* image) const;
   // The x that maps to `image`, pixels first raised to `floor` (> 0) for Exp and Softplus.
@@ -37,6 +40,9 @@ class MappedObjective final : public DifferentiableFunction {
   std::vector<double> support_;
   std::vector<double> image_;
   std::vector<double> image_gradient_;
+  // Resident evaluation with a support: the 0/1 indicator and the image and its gradient there.
+  compute::VectorSpace* resident_space_ = nullptr;
+  compute::SpaceVectorPtr resident_support_, resident_image_, resident_gradient_;
 };
 
 }  // namespace apertura::rml

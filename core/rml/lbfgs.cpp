@@ -7,6 +7,7 @@
 #include "core/rml/detail/vector_math.h"
 #include "core/rml/iteration_monitor.h"
 #include "core/rml/lbfgs_history.h"
+#include "core/rml/resident_lbfgs.h"
 
 namespace apertura::rml {
 
@@ -166,6 +167,8 @@ OptimizerResult run(DifferentiableFunction& f, Vector x0, const LbfgsSettings& s
 OptimizerResult minimizeLbfgs(DifferentiableFunction& f, Vector x0, const LbfgsSettings& settings) {
   if (x0.size() != f.dimension())
     throw std::invalid_argument("L-BFGS: x0 has the wrong size");
+  if (lbfgsRunsResident(f, settings))
+    return minimizeLbfgsResident(f, std::move(x0), settings);
   if (settings.float_history)
     return run<float>(f, std::move(x0), settings);
   return run<double>(f, std::move(x0), settings);

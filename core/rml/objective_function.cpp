@@ -37,6 +37,10 @@ class ObjectiveFunction::SmoothView final : public DifferentiableFunction {
   }
   std::vector<TermValue> lastTermValues() const override { return owner_.lastTermValues(); }
   std::vector<StageTime> takeStageTimes() override { return owner_.takeStageTimes(); }
+  compute::VectorSpace* residentSpace() override { return owner_.residentSpaceSelected(false); }
+  double evaluateIn(const compute::SpaceVector& x, compute::SpaceVector* gradient) override {
+    return owner_.evaluateInSelected(x, gradient, false);
+  }
 
  private:
   ObjectiveFunction& owner_;
@@ -104,22 +108,73 @@ double ObjectiveFunction::evaluate(const double* x, double* gradient) {
 
 double ObjectiveFunction::evaluateSelected(const double* x, double* gradient,
                                            bool include_proximal) {
-  using Clock = std::chrono::steady_clock;
   if (gradient != nullptr) {
     detail::parallelFor(dimension(), [gradient](std::size_t begin, std::size_t end) {
       std::fill(gradient + begin, gradient + end, 0.0);
     });
   }
+  return sumTerms(include_proximal, [&](const Entry& e) {
+    const std::size_t offset = std::size_t(e.options.parameter) * num_pixels_;
+    return e.term->evaluate(x + offset, gradient ? gradient + offset : nullptr, e.options.lambda);
+  });
+}
+
+compute::VectorSpace* ObjectiveFunction::residentSpace() {
+  return residentSpaceSelected(true);
+}
+
+double ObjectiveFunction::evaluateIn(const compute::SpaceVector& x,
+                                     compute::SpaceVector* gradient) {
+  return evaluateInSelected(x, gradient, true);
+}
+
+compute::VectorSpace* ObjectiveFunction::residentSpaceSelected(bool include_proximal) {
+  if (num_parameters_ != 1)
+    return nullptr;
+  compute::VectorSpace* space = nullptr;
+  for (const auto& e : entries_) {
+    if (e->options.proximal && !include_proximal)
+      continue;
+    if (compute::VectorSpace* own = e->term->dataSpace()) {
+      if (space != nullptr && space != own)
+        return nullptr;
+      space = own;
+    }
+  }
+  if (space == nullptr)
+    return nullptr;
+  for (const auto& e : entries_) {
+    if (e->options.proximal && !include_proximal)
+      continue;
+    if (!e->term->residentIn(*space))
+      return nullptr;
+  }
+  return space;
+}
+
+double ObjectiveFunction::evaluateInSelected(const compute::SpaceVector& x,
+                                             compute::SpaceVector* gradient,
+                                             bool include_proximal) {
+  compute::VectorSpace* space = residentSpaceSelected(include_proximal);
+  if (space == nullptr)
+    throw std::logic_error("ObjectiveFunction: not every term can be evaluated in the space");
+  if (gradient != nullptr)
+    space->fill(0.0, *gradient);
+  return sumTerms(include_proximal, [&](const Entry& e) {
+    return e.term->evaluateIn(*space, x, gradient, e.options.lambda);
+  });
+}
+
+template <typename F>
+double ObjectiveFunction::sumTerms(bool include_proximal, F evaluate_term) {
+  using Clock = std::chrono::steady_clock;
   last_values_.clear();
   double total = 0.0;
   for (const auto& e : entries_) {
     if (e->options.proximal && !include_proximal)
       continue;
-    const std::size_t offset = std::size_t(e->options.parameter) * num_pixels_;
     const auto start = Clock::now();
-    const double v =
-        e->options.lambda *
-        e->term->evaluate(x + offset, gradient ? gradient + offset : nullptr, e->options.lambda);
+    const double v = e->options.lambda * evaluate_term(*e);
     const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
     double inner = 0.0;
     for (const auto& s : e->term->takeStageTimes()) {

@@ -36,6 +36,10 @@ class ObjectiveFunction final : public DifferentiableFunction {
   double evaluate(const double* x, double* gradient) override;
   std::vector<TermValue> lastTermValues() const override;
   std::vector<StageTime> takeStageTimes() override;
+  // Resident when a term keeps its data in a space (the data term on an accelerator) and every
+  // term can be evaluated there; single-image objectives only.
+  compute::VectorSpace* residentSpace() override;
+  double evaluateIn(const compute::SpaceVector& x, compute::SpaceVector* gradient) override;
 
   // The terms not marked proximal, as one differentiable function.
   DifferentiableFunction& smoothPart();
@@ -47,6 +51,12 @@ class ObjectiveFunction final : public DifferentiableFunction {
   class SmoothView;
   class ProxView;
   double evaluateSelected(const double* x, double* gradient, bool include_proximal);
+  compute::VectorSpace* residentSpaceSelected(bool include_proximal);
+  double evaluateInSelected(const compute::SpaceVector& x, compute::SpaceVector* gradient,
+                            bool include_proximal);
+  // Calls evaluate_term(entry) for each selected term, keeping its value and stage times.
+  template <typename F>
+  double sumTerms(bool include_proximal, F evaluate_term);
 
   std::size_t num_pixels_;
   int num_parameters_;

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/compute/vector_space.h"
 #include "core/rml/function.h"
 
 namespace apertura::rml {
@@ -34,6 +35,16 @@ class ObjectiveTerm {
   }
   // Sub-stage timings (degrid/grid for the data term) since the last call.
   virtual std::vector<StageTime> takeStageTimes() { return {}; }
+
+  // The space where the term keeps its own data (a data term on an accelerator), or null.
+  virtual compute::VectorSpace* dataSpace() { return nullptr; }
+  // Evaluation where the image lives in `space` (an accelerator's memory): as evaluate(), for a
+  // term whose residentIn(space) is true.
+  virtual bool residentIn(compute::VectorSpace& /*space*/) const { return false; }
+  virtual double evaluateIn(compute::VectorSpace& /*space*/, const compute::SpaceVector& /*image*/,
+                            compute::SpaceVector* /*gradient*/, double /*scale*/) {
+    throw std::logic_error(name() + " cannot be evaluated where the images are resident");
+  }
 };
 
 // Base of the image-domain regularizers: image shape and an optional mask. The mask is a
@@ -46,17 +57,60 @@ class Regularizer : public ObjectiveTerm {
     if (!mask.empty() && mask.size() != numPixels())
       throw std::invalid_argument(name() + ": mask size differs from the image size");
     mask_ = std::move(mask);
+    resident_.mask.reset();  // uploaded again at the next resident evaluation
   }
   const std::vector<double>& mask() const { return mask_; }
   double maskAt(std::size_t p) const { return mask_.empty() ? 1.0 : mask_[p]; }
   std::size_t numPixels() const { return std::size_t(nx_) * std::size_t(ny_); }
   int nx() const { return nx_; }
   int ny() const { return ny_; }
+  // Frees the copies residentArgs() keeps in a space; call it before that space goes away if the
+  // term outlives it (the cache is keyed by the space's address).
+  void releaseResident() { resident_ = {}; }
 
  protected:
+  // The penalty arguments for an evaluation in `space`: the mask and `prior` (empty: none; one
+  // value: a flat image, expanded to one per pixel) are uploaded there on first use and kept
+  // until another space is asked for or setMask() replaces the mask. `prior` is the term's own,
+  // fixed once it has been evaluated in a space.
+  compute::PenaltyArgs residentArgs(compute::VectorSpace& space, double parameter,
+                                    const std::vector<double>& prior = {}) {
+    if (resident_.space != &space) {
+      resident_ = {};
+      resident_.space = &space;
+    }
+    auto upload = [&space, this](const std::vector<double>& host) {
+      auto v = space.create(numPixels());
+      if (host.size() == 1)
+        space.fill(host[0], *v);
+      else
+        space.upload(host.data(), *v);
+      return v;
+    };
+    if (!mask_.empty() && !resident_.mask)
+      resident_.mask = upload(mask_);
+    if (!prior.empty() && !resident_.prior)
+      resident_.prior = upload(prior);
+    compute::PenaltyArgs args;
+    args.nx = nx_;
+    args.ny = ny_;
+    args.parameter = parameter;
+    args.mask = resident_.mask.get();
+    args.prior = resident_.prior.get();
+    return args;
+  }
+
   int nx_;
   int ny_;
   std::vector<double> mask_;
+
+ private:
+  struct Resident {
+    compute::VectorSpace* space = nullptr;
+    compute::SpaceVectorPtr mask;
+    compute::SpaceVectorPtr prior;
+  };
+  Resident resident_;
 };
 
 }  // namespace apertura::rml

@@ -35,6 +35,12 @@ double L1Regularizer::evaluate(const double* image, double* gradient, double sca
   });
 }
 
+double L1Regularizer::evaluateIn(compute::VectorSpace& space, const compute::SpaceVector& image,
+                                 compute::SpaceVector* gradient, double scale) {
+  return space.pixelPenalty(compute::PixelPenalty::L1, residentArgs(space, eps_), image, gradient,
+                            scale);
+}
+
 double L1Regularizer::proxValue(const double* image) {
   return detail::blockedSum(numPixels(), [&](std::size_t begin, std::size_t end) {
     double sum = 0.0;
@@ -71,6 +77,12 @@ double L2Regularizer::evaluate(const double* image, double* gradient, double sca
     }
     return sum;
   });
+}
+
+double L2Regularizer::evaluateIn(compute::VectorSpace& space, const compute::SpaceVector& image,
+                                 compute::SpaceVector* gradient, double scale) {
+  return space.pixelPenalty(compute::PixelPenalty::L2, residentArgs(space, 0.0, prior_), image,
+                            gradient, scale);
 }
 
 // x + 2 t m (x - P) = v.
@@ -111,6 +123,13 @@ double EntropyRegularizer::evaluate(const double* image, double* gradient, doubl
       gradient[p] += scale * w * log_ratio;
   }
   return sum;
+}
+
+double EntropyRegularizer::evaluateIn(compute::VectorSpace& space,
+                                      const compute::SpaceVector& image,
+                                      compute::SpaceVector* gradient, double scale) {
+  return space.pixelPenalty(compute::PixelPenalty::Entropy, residentArgs(space, 0.0, prior_), image,
+                            gradient, scale);
 }
 
 // Solve e^y + a y = c with a = t m, c = v + a ln M, for x = e^y. f(y) = e^y + a y - c is

@@ -13,6 +13,9 @@ class L1Regularizer final : public Regularizer {
   L1Regularizer(int nx, int ny, double epsilon = 0.0) : Regularizer(nx, ny), eps_(epsilon) {}
   std::string name() const override { return "l1"; }
   double evaluate(const double* image, double* gradient, double scale) override;
+  bool residentIn(compute::VectorSpace& /*space*/) const override { return true; }
+  double evaluateIn(compute::VectorSpace& space, const compute::SpaceVector& image,
+                    compute::SpaceVector* gradient, double scale) override;
   bool isSmooth() const override { return eps_ > 0.0; }
   bool hasProx() const override { return true; }
   bool isSeparable() const override { return true; }
@@ -29,6 +32,9 @@ class L2Regularizer final : public Regularizer {
   L2Regularizer(int nx, int ny, std::vector<double> prior = {});
   std::string name() const override { return "l2"; }
   double evaluate(const double* image, double* gradient, double scale) override;
+  bool residentIn(compute::VectorSpace& /*space*/) const override { return true; }
+  double evaluateIn(compute::VectorSpace& space, const compute::SpaceVector& image,
+                    compute::SpaceVector* gradient, double scale) override;
   bool hasProx() const override { return true; }
   bool isSeparable() const override { return true; }
   void prox(const double* v, double step, double* out) override;
@@ -49,6 +55,9 @@ class EntropyRegularizer final : public Regularizer {
   EntropyRegularizer(int nx, int ny, std::vector<double> default_image);
   std::string name() const override { return "entropy"; }
   double evaluate(const double* image, double* gradient, double scale) override;
+  bool residentIn(compute::VectorSpace& /*space*/) const override { return true; }
+  double evaluateIn(compute::VectorSpace& space, const compute::SpaceVector& image,
+                    compute::SpaceVector* gradient, double scale) override;
   bool hasProx() const override { return true; }
   bool isSeparable() const override { return true; }
   void prox(const double* v, double step, double* out) override;

@@ -36,6 +36,59 @@ double seconds(std::chrono::steady_clock::time_point a) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - a).count();
 }
 
+// The objective without its resident evaluation: L-BFGS then keeps its state on the host.
+class HostOnly final : public DifferentiableFunction {
+ public:
+  explicit HostOnly(DifferentiableFunction& f) : f_(f) {}
+  std::size_t dimension() const override { return f_.dimension(); }
+  double evaluate(const double* x, double* g) override { return f_.evaluate(x, g); }
+  std::vector<StageTime> takeStageTimes() override { return f_.takeStageTimes(); }
+
+ private:
+  DifferentiableFunction& f_;
+};
+
+void runLbfgs(DifferentiableFunction& f, int iterations, double pass, const char* state) {
+  LbfgsSettings ls;
+  ls.positivity = true;
+  ls.stop.max_iterations = iterations;
+  ls.stop.relative_tolerance = 0.0;
+  std::map<std::string, double> stages;
+  double total = 0.0;
+  int evaluations = 0;
+  std::vector<double> each;
+  ls.stop.observer = [&](const IterationReport& r) {
+    total += r.iteration_seconds;
+    each.push_back(r.iteration_seconds);
+    evaluations += r.evaluations;
+    for (const auto& s : r.stages)
+      stages[s.stage] += s.seconds;
+  };
+  const OptimizerResult r = minimizeLbfgs(f, std::vector<double>(f.dimension(), 0.0), ls);
+  if (r.iterations == 0)
+    return;
+  std::printf(
+      "L-BFGS, state on %s: %d iterations, %.3f s per iteration (%.2f evaluations, "
+      "%.2f dirty passes); split:\n",
+      state, r.iterations, total / r.iterations, double(evaluations) / r.iterations,
+      total / r.iterations / pass);
+  for (const auto& [stage, s] : stages)
+    std::printf("  %-10s %.3f s\n", stage.c_str(), s / r.iterations);
+  // Iterations after the first `history` run the two-loop recursion over all pairs.
+  std::vector<double> full(each.begin() + std::min<std::ptrdiff_t>(ls.history, each.size()),
+                           each.end());
+  std::sort(each.begin(), each.end());
+  std::printf("L-BFGS iteration: median %.3f s", each[each.size() / 2]);
+  if (!full.empty()) {
+    double sum = 0.0;
+    for (double t : full)
+      sum += t;
+    std::printf(", %.3f s mean of the %zu with a full history (%d pairs)", sum / full.size(),
+                full.size(), ls.history);
+  }
+  std::printf("\n");
+}
+
 template <typename T>
 int run(int n, std::size_t nvis, int iterations, bool double_accumulation,
         const std::string& backend) {
@@ -109,44 +162,13 @@ int run(int n, std::size_t nvis, int iterations, bool double_accumulation,
   for (const auto& s : objective.takeStageTimes())
     std::printf("  %-10s %.3f s\n", s.stage.c_str(), s.seconds / iterations);
 
-  LbfgsSettings ls;
-  ls.positivity = true;
-  ls.stop.max_iterations = iterations;
-  ls.stop.relative_tolerance = 0.0;
-  std::map<std::string, double> stages;
-  double total = 0.0;
-  int evaluations = 0;
-  std::vector<double> each;
-  ls.stop.observer = [&](const IterationReport& r) {
-    total += r.iteration_seconds;
-    each.push_back(r.iteration_seconds);
-    evaluations += r.evaluations;
-    for (const auto& s : r.stages)
-      stages[s.stage] += s.seconds;
-  };
-  const OptimizerResult r = minimizeLbfgs(objective, x, ls);
-  if (r.iterations > 0) {
-    std::printf(
-        "L-BFGS: %d iterations, %.3f s per iteration (%.2f evaluations, %.2f dirty "
-        "passes); split:\n",
-        r.iterations, total / r.iterations, double(evaluations) / r.iterations,
-        total / r.iterations / pass);
-    for (const auto& [stage, s] : stages)
-      std::printf("  %-10s %.3f s\n", stage.c_str(), s / r.iterations);
-    // Iterations after the first `history` run the two-loop recursion over all pairs.
-    std::vector<double> full(each.begin() + std::min<std::ptrdiff_t>(ls.history, each.size()),
-                             each.end());
-    std::sort(each.begin(), each.end());
-    std::printf("L-BFGS iteration: median %.3f s", each[each.size() / 2]);
-    if (!full.empty()) {
-      double sum = 0.0;
-      for (double t : full)
-        sum += t;
-      std::printf(", %.3f s mean of the %zu with a full history (%d pairs)", sum / full.size(),
-                  full.size(), ls.history);
-    }
-    std::printf("\n");
-  }
+  // L-BFGS with its state where the objective keeps images (resident: on the device with the
+  // CUDA backend) and, for comparison, with the same objective seen as a host-only function.
+  HostOnly host_only(objective);
+  runLbfgs(objective, iterations, pass,
+           objective.residentSpace() ? objective.residentSpace()->describe().c_str() : "host");
+  if (objective.residentSpace() != nullptr)
+    runLbfgs(host_only, iterations, pass, "host (image and gradient copied per evaluation)");
   return 0;
 }
 

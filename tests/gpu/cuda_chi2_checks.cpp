@@ -1,7 +1,7 @@
 // The chi2 data term on the CUDA operator (label gpu): the fused residual pass (residualBlock)
 // against the host's pass through the CPU operator, the double accumulation of float operators,
-// ChunkChi2Term's value and gradient, and 20 L-BFGS iterations of a regularized objective, CUDA
-// against CPU. One program, one check per CTest entry; without a device it exits 77 (skipped).
+// ChunkChi2Term's value and gradient, and 20 L-BFGS or CG iterations of a regularized objective,
+// CUDA against CPU. One program, one check per CTest entry; without a device it exits 77 (skipped).
 #include <cmath>
 #include <complex>
 #include <cstdint>
@@ -15,6 +15,7 @@
 #include "core/imaging/device_gridding.h"
 #include "core/imaging/operator_factory.h"
 #include "core/rml/chunk_chi2_term.h"
+#include "core/rml/conjugate_gradient.h"
 #include "core/rml/gradient_regularizers.h"
 #include "core/rml/lbfgs.h"
 #include "core/rml/objective_function.h"
@@ -258,10 +259,14 @@ struct Regularization {
   double start = 0.0;
 };
 
-// 20 iterations of projected L-BFGS on chi2 + the regularizers from a flat image, data from
-// three point sources: CUDA and CPU take the same number of iterations and end at the same image.
+// 20 iterations of projected L-BFGS (or of CG, unprojected) on chi2 + the regularizers from a
+// flat image, data from three point sources: CUDA and CPU take the same number of iterations and
+// end at the same image, the CUDA run with the solver's state resident on the device.
+enum class Solver { Lbfgs, ConjugateGradient };
+
 template <typename T>
-void lbfgsIterations(const Fixture& f, double eps, double tolerance, const Regularization& r) {
+void lbfgsIterations(const Fixture& f, double eps, double tolerance, const Regularization& r,
+                     Solver solver = Solver::Lbfgs) {
   OperatorSettings s;
   s.epsilon = eps;
   auto sky = makeCpuOperator<T>(f.g, s);
@@ -289,11 +294,24 @@ void lbfgsIterations(const Fixture& f, double eps, double tolerance, const Regul
     objective.add(rml::makeChunkChi2Term(op, held));
     for (const auto& [term, lambda] : r.terms)
       objective.add(term, {lambda});
+    // On the device the whole iteration is resident (the CPU operator keeps no images).
+    const bool device = op.describe().rfind("backend=cuda", 0) == 0;
+    if (device)
+      expect(op.vectorSpace() != nullptr && objective.residentSpace() == op.vectorSpace(),
+             "%s chi2 + %s: solver state on %s", precision<T>(), r.name.c_str(),
+             objective.residentSpace() ? objective.residentSpace()->describe().c_str() : "host");
+    const std::vector<double> x0(f.g.numPixels(), r.start);
+    if (solver == Solver::ConjugateGradient) {
+      rml::CgSettings cs;
+      cs.stop.max_iterations = 20;
+      cs.stop.relative_tolerance = 0.0;
+      return rml::minimizeConjugateGradient(objective, x0, cs);
+    }
     rml::LbfgsSettings ls;
     ls.positivity = true;
     ls.stop.max_iterations = 20;
     ls.stop.relative_tolerance = 0.0;
-    return rml::minimizeLbfgs(objective, std::vector<double>(f.g.numPixels(), r.start), ls);
+    return rml::minimizeLbfgs(objective, x0, ls);
   };
   auto cpu = makeCpuOperator<T>(f.g, s);
   auto gpu = cudaOperator<T>(f.g, s);
@@ -306,9 +324,9 @@ void lbfgsIterations(const Fixture& f, double eps, double tolerance, const Regul
   const double diff = std::sqrt(num / den);
   expect(a.iterations > 10 && b.iterations == a.iterations && diff < tolerance &&
              std::abs(b.objective - a.objective) < tolerance * std::abs(a.objective),
-         "%s chi2 + %s: %d / %d L-BFGS iterations, images %.3g apart, objective %.10g vs %.10g",
-         precision<T>(), r.name.c_str(), b.iterations, a.iterations, diff, b.objective,
-         a.objective);
+         "%s chi2 + %s: %d / %d %s iterations, images %.3g apart, objective %.10g vs %.10g",
+         precision<T>(), r.name.c_str(), b.iterations, a.iterations,
+         solver == Solver::Lbfgs ? "L-BFGS" : "CG", diff, b.objective, a.objective);
 }
 
 Regularization tsvAndL1(const ImageGeometry& g) {
@@ -340,25 +358,31 @@ std::vector<Regularization> eachRegularizer(const ImageGeometry& g) {
 
 int main(int argc, char** argv) {
   const Fixture f;
-  return runChecks(argc, argv,
-                   {{"residual",
-                     [&] {
-                       residualPass<float>(f, 1e-4);
-                       residualPass<double>(f, 1e-9);
-                     }},
-                    {"accumulation", [&] { doubleAccumulation(f); }},
-                    {"chi2term",
-                     [&] {
-                       chunkTerm<float>(f, 1e-4);
-                       chunkTerm<double>(f, 1e-9);
-                     }},
-                    {"lbfgs",
-                     [&] {
-                       lbfgsIterations<float>(f, 1e-4, 1e-3, tsvAndL1(f.g));
-                       lbfgsIterations<double>(f, 1e-9, 1e-6, tsvAndL1(f.g));
-                     }},
-                    {"regularizers", [&] {
-                       for (const Regularization& r : eachRegularizer(f.g))
-                         lbfgsIterations<double>(f, 1e-9, 1e-6, r);
-                     }}});
+  return runChecks(
+      argc, argv,
+      {{"residual",
+        [&] {
+          residualPass<float>(f, 1e-4);
+          residualPass<double>(f, 1e-9);
+        }},
+       {"accumulation", [&] { doubleAccumulation(f); }},
+       {"chi2term",
+        [&] {
+          chunkTerm<float>(f, 1e-4);
+          chunkTerm<double>(f, 1e-9);
+        }},
+       {"lbfgs",
+        [&] {
+          lbfgsIterations<float>(f, 1e-4, 1e-3, tsvAndL1(f.g));
+          lbfgsIterations<double>(f, 1e-9, 1e-6, tsvAndL1(f.g));
+        }},
+       {"cg",
+        [&] {
+          lbfgsIterations<float>(f, 1e-4, 1e-3, tsvAndL1(f.g), Solver::ConjugateGradient);
+          lbfgsIterations<double>(f, 1e-9, 1e-6, tsvAndL1(f.g), Solver::ConjugateGradient);
+        }},
+       {"regularizers", [&] {
+          for (const Regularization& r : eachRegularizer(f.g))
+            lbfgsIterations<double>(f, 1e-9, 1e-6, r);
+        }}});
 }

@@ -80,10 +80,13 @@ if [ -n "$bundle" ]; then
   for check in compare adjoint streaming bytes threads memory; do
     run_check "test_cuda_operator_$check" 300 "$bin/cuda_operator_checks" "$check"
   done
-  for check in residual accumulation chi2term lbfgs regularizers; do
+  for check in residual accumulation chi2term lbfgs cg regularizers; do
     run_check "test_cuda_chi2_$check" 300 "$bin/cuda_chi2_checks" "$check"
   done
   run_check test_cuda_tiled_gridding 300 "$bin/cuda_tiled_checks" gridding
+  for check in operations penalties memory; do
+    run_check "test_cuda_space_$check" 300 "$bin/cuda_space_checks" "$check"
+  done
   checks_bin=$bin
   bench=$bin/bench_gpu_gridding
   bench_kernels=$bin/bench_gpu_kernels
@@ -107,7 +110,7 @@ else
   fi
   note "build"
   if ! timeout 300 cmake --build "$build" -j "$(nproc)" --target test_cuda_smoke \
-      cuda_operator_checks cuda_chi2_checks cuda_tiled_checks bench_gpu_gridding \
+      cuda_operator_checks cuda_chi2_checks cuda_tiled_checks cuda_space_checks bench_gpu_gridding \
       bench_gpu_kernels bench_rml_iteration apertura-cli \
       >"$out/build.log" 2>&1; then
     note "FAIL: build (see build.log)"
@@ -149,6 +152,8 @@ if [ "${APERTURA_SANITIZE:-0}" = 1 ]; then
     sanitize chi2_memcheck memcheck "$checks_bin/cuda_chi2_checks" residual
     sanitize accumulation_memcheck memcheck "$checks_bin/cuda_chi2_checks" accumulation
     sanitize adjoint_memcheck memcheck "$checks_bin/cuda_operator_checks" adjoint
+    sanitize space_memcheck memcheck "$checks_bin/cuda_space_checks" operations
+    sanitize resident_lbfgs_memcheck memcheck "$checks_bin/cuda_chi2_checks" lbfgs
   else
     note "APERTURA_SANITIZE: compute-sanitizer not found"
   fi
@@ -177,8 +182,12 @@ bench_step() {  # FILE LIMIT COMMAND...
 }
 # APERTURA_CHECK_SECONDS (default 470) shortens the whole run for a short device lease.
 left() { echo $((${APERTURA_CHECK_SECONDS:-470} - (SECONDS - start) - $1)); }
-bench_step bench_gpu_kernels.txt "$(left 200)" "$bench_kernels"
-bench_step bench_gpu_gridding.txt "$(left 150)" "$bench"
+# APERTURA_RML_BENCH_ONLY=1 leaves out the gridding benchmarks (for a short lease, when only the
+# RML iteration changed).
+if [ "${APERTURA_RML_BENCH_ONLY:-0}" != 1 ]; then
+  bench_step bench_gpu_kernels.txt "$(left 200)" "$bench_kernels"
+  bench_step bench_gpu_gridding.txt "$(left 150)" "$bench"
+fi
 bench_step bench_rml_cuda_2048_1e7.txt "$(left 100)" "$bench_rml" 2048 1e7 12 float double cuda
 bench_step bench_rml_cuda_4096_1e8.txt "$(left 40)" "$bench_rml" 4096 1e8 12 float double cuda
 bench_step bench_rml_cpu_2048_1e7.txt "$(left 0)" "$bench_rml" 2048 1e7 3 float double cpu

@@ -1,0 +1,107 @@
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+
+namespace apertura::compute {
+
+// A vector of doubles where a VectorSpace keeps it: host RAM, or an accelerator's memory. Only
+// its own space reads or writes the elements; the host sees them through upload/download.
+class SpaceVector {
+ public:
+  virtual ~SpaceVector() = default;
+  virtual std::size_t size() const = 0;
+};
+using SpaceVectorPtr = std::unique_ptr<SpaceVector>;
+
+// The image-domain penalties a space evaluates where the images are. Their mathematics is that of
+// rml's regularizers (pixel_regularizers.h, gradient_regularizers.h), written once for host and
+// device in core/compute/penalty_math.h.
+enum class PixelPenalty {
+  L1,      // m |I| smoothed with `parameter` = eps (0: exact value, subgradient)
+  L2,      // m (I - P)^2, P = `prior` (null: 0)
+  Entropy  // m (I ln(I / M) - I + M), M = `prior` (one value per pixel); +inf for I < 0 in the mask
+};
+enum class DifferencePenalty {
+  Tsv,            // m (dx^2 + dy^2)
+  TvIsotropic,    // m (sqrt(dx^2 + dy^2 + eps^2) - eps), eps = `parameter`
+  TvAnisotropic,  // m (sqrt(dx^2 + eps^2) - eps + sqrt(dy^2 + eps^2) - eps)
+  Huber,          // m h(|grad I|), delta = `parameter`
+  Laplacian       // m (L I)^2, 5-point Laplacian
+};
+struct PenaltyArgs {
+  int nx = 0;
+  int ny = 0;
+  double parameter = 0.0;
+  const SpaceVector* mask = nullptr;   // per-pixel weight; null: 1 everywhere
+  const SpaceVector* prior = nullptr;  // L2's prior, entropy's default image
+};
+
+// Vector arithmetic where the vectors live: the operations the solvers, the objective and the
+// regularizers need, so that an accelerator keeps images and the optimizer's state in its memory
+// between iterations and only snapshots travel to the host. Reductions accumulate in double over
+// fixed blocks of elements added in a fixed order: every call gives the same bits, whatever the
+// hardware's parallelism. Calls are ordered (a space may queue work; downloads and reductions
+// wait for what was queued before them).
+class VectorSpace {
+ public:
+  virtual ~VectorSpace() = default;
+  virtual std::string describe() const = 0;
+
+  virtual SpaceVectorPtr create(std::size_t n) = 0;  // zero-filled
+  virtual void upload(const double* host, SpaceVector& v) = 0;
+  virtual void download(const SpaceVector& v, double* host) = 0;
+  virtual void copy(const SpaceVector& from, SpaceVector& to) = 0;
+  virtual void fill(double value, SpaceVector& v) = 0;
+
+  virtual double dot(const SpaceVector& a, const SpaceVector& b) = 0;
+  virtual void axpy(double a, const SpaceVector& x, SpaceVector& y) = 0;  // y += a x
+  virtual void scale(double a, SpaceVector& x) = 0;                       // x *= a
+  // out = a .* b (out may be b).
+  virtual void multiply(const SpaceVector& a, const SpaceVector& b, SpaceVector& out) = 0;
+  // y = a x + b y.
+  virtual void axpby(double a, const SpaceVector& x, double b, SpaceVector& y) = 0;
+
+  // The projected solvers' fused passes. A pixel is held at the bound when `positivity` and
+  // x <= 0 and g >= 0. projectedGradient: d = sign * P g (P zeroes held pixels; d may be null)
+  // and returns |P g|^2. holdAtBound: d = 0 where held. step: out = x + alpha d, clipped at zero
+  // when `clip`. dotDifference: g . (a - b).
+  virtual double projectedGradient(const SpaceVector& x, const SpaceVector& g, bool positivity,
+                                   double sign, SpaceVector* d) = 0;
+  virtual void holdAtBound(const SpaceVector& x, const SpaceVector& g, SpaceVector& d) = 0;
+  virtual void step(const SpaceVector& x, double alpha, const SpaceVector& d, bool clip,
+                    SpaceVector& out) = 0;
+  virtual double dotDifference(const SpaceVector& g, const SpaceVector& a,
+                               const SpaceVector& b) = 0;
+  // s = x_new - x and y = g_new - g, stored where s and y are not null; returns s.y, s.s, y.y.
+  struct PairSums {
+    double sy = 0.0;
+    double ss = 0.0;
+    double yy = 0.0;
+  };
+  virtual PairSums differences(const SpaceVector& x_new, const SpaceVector& x,
+                               const SpaceVector& g_new, const SpaceVector& g, SpaceVector* s,
+                               SpaceVector* y) = 0;
+
+  // The products the conjugate-gradient beta rules need, with y = g1 - g0 formed element by
+  // element (never stored).
+  struct ConjugateProducts {
+    double g0g0 = 0.0, g1g1 = 0.0, dy = 0.0, g1y = 0.0, yy = 0.0, dg1 = 0.0, dd = 0.0;
+  };
+  virtual ConjugateProducts conjugateProducts(const SpaceVector& g0, const SpaceVector& g1,
+                                              const SpaceVector& d) = 0;
+
+  // The penalty's value at `image` and, when `gradient` is not null, scale * its gradient added
+  // to it.
+  virtual double pixelPenalty(PixelPenalty kind, const PenaltyArgs& args, const SpaceVector& image,
+                              SpaceVector* gradient, double scale) = 0;
+  virtual double differencePenalty(DifferencePenalty kind, const PenaltyArgs& args,
+                                   const SpaceVector& image, SpaceVector* gradient,
+                                   double scale) = 0;
+
+  // Bytes of vectors this space holds now (the engine's device telemetry).
+  virtual std::size_t bytesHeld() const = 0;
+};
+
+}  // namespace apertura::compute

@@ -1,0 +1,87 @@
+#pragma once
+
+// Internal to core/cuda: the VectorSpace of the CUDA backend. Vectors live in device memory and
+// every operation is queued on the operator's stream, so it is ordered with the operator's
+// kernels; reductions wait for their result. Reductions use a fixed launch (threads, blocks and
+// each thread's elements depend only on n) and add the blocks' partial sums in a fixed order:
+// the same bits on every call.
+#include <cuda_runtime.h>
+
+#include "core/compute/vector_space.h"
+#include "core/cuda/device_buffers.cuh"
+
+namespace apertura::cuda {
+
+class CudaVectorSpace final : public compute::VectorSpace {
+ public:
+  class Vec final : public compute::SpaceVector {
+   public:
+    std::size_t size() const override { return n; }
+    DeviceArray<double> data;
+    std::size_t n = 0;
+  };
+  // The operator's device, stream and byte counter: the space's vectors count as the
+  // operator's memory in the telemetry, and bytesHeld() is that counter's total.
+  CudaVectorSpace(int device, cudaStream_t stream, ByteCounter bytes);
+
+  static const double* of(const compute::SpaceVector& v);
+  static double* of(compute::SpaceVector& v);
+
+  std::string describe() const override;
+  compute::SpaceVectorPtr create(std::size_t n) override;
+  void upload(const double* host, compute::SpaceVector& v) override;
+  void download(const compute::SpaceVector& v, double* host) override;
+  void copy(const compute::SpaceVector& from, compute::SpaceVector& to) override;
+  void fill(double value, compute::SpaceVector& v) override;
+  double dot(const compute::SpaceVector& a, const compute::SpaceVector& b) override;
+  void axpy(double a, const compute::SpaceVector& x, compute::SpaceVector& y) override;
+  void scale(double a, compute::SpaceVector& x) override;
+  void multiply(const compute::SpaceVector& a, const compute::SpaceVector& b,
+                compute::SpaceVector& out) override;
+  void axpby(double a, const compute::SpaceVector& x, double b, compute::SpaceVector& y) override;
+  double projectedGradient(const compute::SpaceVector& x, const compute::SpaceVector& g,
+                           bool positivity, double sign, compute::SpaceVector* d) override;
+  void holdAtBound(const compute::SpaceVector& x, const compute::SpaceVector& g,
+                   compute::SpaceVector& d) override;
+  void step(const compute::SpaceVector& x, double alpha, const compute::SpaceVector& d, bool clip,
+            compute::SpaceVector& out) override;
+  double dotDifference(const compute::SpaceVector& g, const compute::SpaceVector& a,
+                       const compute::SpaceVector& b) override;
+  PairSums differences(const compute::SpaceVector& x_new, const compute::SpaceVector& x,
+                       const compute::SpaceVector& g_new, const compute::SpaceVector& g,
+                       compute::SpaceVector* s, compute::SpaceVector* y) override;
+  ConjugateProducts conjugateProducts(const compute::SpaceVector& g0,
+                                      const compute::SpaceVector& g1,
+                                      const compute::SpaceVector& d) override;
+  double pixelPenalty(compute::PixelPenalty kind, const compute::PenaltyArgs& args,
+                      const compute::SpaceVector& image, compute::SpaceVector* gradient,
+                      double scale) override;
+  double differencePenalty(compute::DifferencePenalty kind, const compute::PenaltyArgs& args,
+                           const compute::SpaceVector& image, compute::SpaceVector* gradient,
+                           double scale) override;
+  std::size_t bytesHeld() const override;
+
+  // Adds scale * Re(image[p]) to out[p] for a complex device image of T (the adjoint's last step).
+  template <typename DC>
+  void addReal(double scale, const DC* image, compute::SpaceVector& out);
+  // out[p] = (image[p], 0) in T: a real resident image as the operator's complex image.
+  template <typename DC>
+  void toComplex(const compute::SpaceVector& image, DC* out);
+
+  // Sums of K per-element terms over [0, n) (see the header comment); term(i, acc) adds element
+  // i's terms into acc[0..K).
+  template <int K, typename Term>
+  void reduce(std::size_t n, Term term, double* sums);
+
+ private:
+  void selectDevice() const;
+  unsigned blocks(std::size_t n) const;
+
+  int device_;
+  cudaStream_t stream_;
+  ByteCounter bytes_;
+  DeviceArray<double> partials_;  // K x kReduceBlocks block sums, then the K totals (K <= 7)
+  PinnedBuffer totals_;           // the K totals on the host
+};
+
+}  // namespace apertura::cuda

@@ -1,0 +1,245 @@
+#include "core/rml/host_vector_space.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "core/rml/detail/parallel_sum.h"
+
+namespace apertura::rml {
+
+namespace {
+
+using compute::SpaceVector;
+using detail::blockedSum;
+using detail::parallelFor;
+
+void requireSameSize(const std::vector<double>& a, const std::vector<double>& b, const char* op) {
+  if (a.size() != b.size())
+    throw std::invalid_argument(std::string("host vector space: ") + op +
+                                " of vectors of different sizes");
+}
+
+bool held(bool positivity, double x, double g) {
+  return positivity && x <= 0.0 && g >= 0.0;
+}
+
+}  // namespace
+
+const std::vector<double>& HostVectorSpace::of(const SpaceVector& v) {
+  const auto* h = dynamic_cast<const Vec*>(&v);
+  if (h == nullptr)
+    throw std::invalid_argument("host vector space: a vector of another space");
+  return h->data;
+}
+
+std::vector<double>& HostVectorSpace::of(SpaceVector& v) {
+  auto* h = dynamic_cast<Vec*>(&v);
+  if (h == nullptr)
+    throw std::invalid_argument("host vector space: a vector of another space");
+  return h->data;
+}
+
+compute::SpaceVectorPtr HostVectorSpace::create(std::size_t n) {
+  elements_ += n;
+  return std::make_unique<Vec>(n);
+}
+
+void HostVectorSpace::upload(const double* host, SpaceVector& v) {
+  auto& d = of(v);
+  std::copy(host, host + d.size(), d.begin());
+}
+
+void HostVectorSpace::download(const SpaceVector& v, double* host) {
+  const auto& d = of(v);
+  std::copy(d.begin(), d.end(), host);
+}
+
+void HostVectorSpace::copy(const SpaceVector& from, SpaceVector& to) {
+  requireSameSize(of(from), of(to), "copy");
+  of(to) = of(from);
+}
+
+void HostVectorSpace::fill(double value, SpaceVector& v) {
+  auto& d = of(v);
+  std::fill(d.begin(), d.end(), value);
+}
+
+double HostVectorSpace::dot(const SpaceVector& va, const SpaceVector& vb) {
+  const auto& a = of(va);
+  const auto& b = of(vb);
+  requireSameSize(a, b, "dot");
+  return blockedSum(a.size(), [&](std::size_t begin, std::size_t end) {
+    double s = 0.0;
+    for (std::size_t i = begin; i < end; ++i)
+      s += a[i] * b[i];
+    return s;
+  });
+}
+
+void HostVectorSpace::axpy(double a, const SpaceVector& vx, SpaceVector& vy) {
+  const auto& x = of(vx);
+  auto& y = of(vy);
+  requireSameSize(x, y, "axpy");
+  parallelFor(y.size(), [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i)
+      y[i] += a * x[i];
+  });
+}
+
+void HostVectorSpace::scale(double a, SpaceVector& vx) {
+  auto& x = of(vx);
+  parallelFor(x.size(), [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i)
+      x[i] *= a;
+  });
+}
+
+void HostVectorSpace::multiply(const SpaceVector& va, const SpaceVector& vb, SpaceVector& vout) {
+  const auto& a = of(va);
+  const auto& b = of(vb);
+  auto& out = of(vout);
+  requireSameSize(a, b, "multiply");
+  requireSameSize(a, out, "multiply");
+  parallelFor(out.size(), [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i)
+      out[i] = a[i] * b[i];
+  });
+}
+
+void HostVectorSpace::axpby(double a, const SpaceVector& vx, double b, SpaceVector& vy) {
+  const auto& x = of(vx);
+  auto& y = of(vy);
+  requireSameSize(x, y, "axpby");
+  parallelFor(y.size(), [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i)
+      y[i] = a * x[i] + b * y[i];
+  });
+}
+
+double HostVectorSpace::projectedGradient(const SpaceVector& vx, const SpaceVector& vg,
+                                          bool positivity, double sign, SpaceVector* vd) {
+  const auto& x = of(vx);
+  const auto& g = of(vg);
+  std::vector<double>* d = vd ? &of(*vd) : nullptr;
+  requireSameSize(x, g, "projectedGradient");
+  if (d != nullptr)
+    requireSameSize(x, *d, "projectedGradient");
+  return blockedSum(x.size(), [&](std::size_t begin, std::size_t end) {
+    double norm2 = 0.0;
+    for (std::size_t i = begin; i < end; ++i) {
+      const double pg = held(positivity, x[i], g[i]) ? 0.0 : g[i];
+      norm2 += pg * pg;
+      if (d != nullptr)
+        (*d)[i] = sign * pg;
+    }
+    return norm2;
+  });
+}
+
+void HostVectorSpace::holdAtBound(const SpaceVector& vx, const SpaceVector& vg, SpaceVector& vd) {
+  const auto& x = of(vx);
+  const auto& g = of(vg);
+  auto& d = of(vd);
+  requireSameSize(x, d, "holdAtBound");
+  parallelFor(d.size(), [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) {
+      if (held(true, x[i], g[i]))
+        d[i] = 0.0;
+    }
+  });
+}
+
+void HostVectorSpace::step(const SpaceVector& vx, double alpha, const SpaceVector& vd, bool clip,
+                           SpaceVector& vout) {
+  const auto& x = of(vx);
+  const auto& d = of(vd);
+  auto& out = of(vout);
+  requireSameSize(x, d, "step");
+  requireSameSize(x, out, "step");
+  parallelFor(out.size(), [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) {
+      const double v = x[i] + alpha * d[i];
+      out[i] = clip ? std::max(0.0, v) : v;
+    }
+  });
+}
+
+double HostVectorSpace::dotDifference(const SpaceVector& vg, const SpaceVector& va,
+                                      const SpaceVector& vb) {
+  const auto& g = of(vg);
+  const auto& a = of(va);
+  const auto& b = of(vb);
+  requireSameSize(g, a, "dotDifference");
+  requireSameSize(g, b, "dotDifference");
+  return blockedSum(g.size(), [&](std::size_t begin, std::size_t end) {
+    double s = 0.0;
+    for (std::size_t i = begin; i < end; ++i)
+      s += g[i] * (a[i] - b[i]);
+    return s;
+  });
+}
+
+compute::VectorSpace::PairSums HostVectorSpace::differences(const SpaceVector& vxn,
+                                                            const SpaceVector& vx,
+                                                            const SpaceVector& vgn,
+                                                            const SpaceVector& vg, SpaceVector* vs,
+                                                            SpaceVector* vy) {
+  const auto& xn = of(vxn);
+  const auto& x = of(vx);
+  const auto& gn = of(vgn);
+  const auto& g = of(vg);
+  double* s = vs ? of(*vs).data() : nullptr;
+  double* y = vy ? of(*vy).data() : nullptr;
+  requireSameSize(xn, x, "differences");
+  requireSameSize(gn, g, "differences");
+  requireSameSize(x, g, "differences");
+  const auto sums = detail::blockedSums<3>(
+      x.size(), [&](std::size_t begin, std::size_t end, std::array<double, 3>& acc) {
+        double sy = 0.0, ss = 0.0, yy = 0.0;
+        for (std::size_t i = begin; i < end; ++i) {
+          const double si = xn[i] - x[i];
+          const double yi = gn[i] - g[i];
+          sy += si * yi;
+          ss += si * si;
+          yy += yi * yi;
+          if (s != nullptr)
+            s[i] = si;
+          if (y != nullptr)
+            y[i] = yi;
+        }
+        acc = {sy, ss, yy};
+      });
+  return {sums[0], sums[1], sums[2]};
+}
+
+compute::VectorSpace::ConjugateProducts HostVectorSpace::conjugateProducts(const SpaceVector& vg0,
+                                                                           const SpaceVector& vg1,
+                                                                           const SpaceVector& vd) {
+  const auto& g0 = of(vg0);
+  const auto& g1 = of(vg1);
+  const auto& d = of(vd);
+  requireSameSize(g0, g1, "conjugateProducts");
+  requireSameSize(g0, d, "conjugateProducts");
+  const auto s = detail::blockedSums<7>(
+      g0.size(), [&](std::size_t begin, std::size_t end, std::array<double, 7>& acc) {
+        ConjugateProducts p;
+        for (std::size_t i = begin; i < end; ++i) {
+          const double y = g1[i] - g0[i];
+          p.g0g0 += g0[i] * g0[i];
+          p.g1g1 += g1[i] * g1[i];
+          p.dy += d[i] * y;
+          p.g1y += g1[i] * y;
+          p.yy += y * y;
+          p.dg1 += d[i] * g1[i];
+          p.dd += d[i] * d[i];
+        }
+        acc = {p.g0g0, p.g1g1, p.dy, p.g1y, p.yy, p.dg1, p.dd};
+      });
+  return {s[0], s[1], s[2], s[3], s[4], s[5], s[6]};
+}
+
+std::size_t HostVectorSpace::bytesHeld() const {
+  return elements_ * sizeof(double);
+}
+
+}  // namespace apertura::rml

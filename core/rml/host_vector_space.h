@@ -1,0 +1,84 @@
+#pragma once
+
+#include <atomic>
+#include <vector>
+
+#include "core/compute/vector_space.h"
+#include "core/rml/function.h"
+
+namespace apertura::rml {
+
+// Host vectors (std::vector<double>) with the solvers' parallel kernels (detail/parallel_sum.h:
+// fixed blocks, bitwise the same for any number of threads). The reference every other space is
+// checked against; the resident solvers run on it in the CPU tests.
+class HostVectorSpace final : public compute::VectorSpace {
+ public:
+  class Vec final : public compute::SpaceVector {
+   public:
+    explicit Vec(std::size_t n) : data(n, 0.0) {}
+    std::size_t size() const override { return data.size(); }
+    std::vector<double> data;
+  };
+  static const std::vector<double>& of(const compute::SpaceVector& v);
+  static std::vector<double>& of(compute::SpaceVector& v);
+
+  std::string describe() const override { return "host"; }
+  compute::SpaceVectorPtr create(std::size_t n) override;
+  void upload(const double* host, compute::SpaceVector& v) override;
+  void download(const compute::SpaceVector& v, double* host) override;
+  void copy(const compute::SpaceVector& from, compute::SpaceVector& to) override;
+  void fill(double value, compute::SpaceVector& v) override;
+  double dot(const compute::SpaceVector& a, const compute::SpaceVector& b) override;
+  void axpy(double a, const compute::SpaceVector& x, compute::SpaceVector& y) override;
+  void scale(double a, compute::SpaceVector& x) override;
+  void multiply(const compute::SpaceVector& a, const compute::SpaceVector& b,
+                compute::SpaceVector& out) override;
+  void axpby(double a, const compute::SpaceVector& x, double b, compute::SpaceVector& y) override;
+  double projectedGradient(const compute::SpaceVector& x, const compute::SpaceVector& g,
+                           bool positivity, double sign, compute::SpaceVector* d) override;
+  void holdAtBound(const compute::SpaceVector& x, const compute::SpaceVector& g,
+                   compute::SpaceVector& d) override;
+  void step(const compute::SpaceVector& x, double alpha, const compute::SpaceVector& d, bool clip,
+            compute::SpaceVector& out) override;
+  double dotDifference(const compute::SpaceVector& g, const compute::SpaceVector& a,
+                       const compute::SpaceVector& b) override;
+  PairSums differences(const compute::SpaceVector& x_new, const compute::SpaceVector& x,
+                       const compute::SpaceVector& g_new, const compute::SpaceVector& g,
+                       compute::SpaceVector* s, compute::SpaceVector* y) override;
+  ConjugateProducts conjugateProducts(const compute::SpaceVector& g0,
+                                      const compute::SpaceVector& g1,
+                                      const compute::SpaceVector& d) override;
+  // In host_vector_space_penalties.cpp.
+  double pixelPenalty(compute::PixelPenalty kind, const compute::PenaltyArgs& args,
+                      const compute::SpaceVector& image, compute::SpaceVector* gradient,
+                      double scale) override;
+  double differencePenalty(compute::DifferencePenalty kind, const compute::PenaltyArgs& args,
+                           const compute::SpaceVector& image, compute::SpaceVector* gradient,
+                           double scale) override;
+  std::size_t bytesHeld() const override;
+
+ private:
+  std::atomic<std::size_t> elements_{0};  // of the vectors created (an upper bound once freed)
+};
+
+// A host function seen through the host space (evaluateIn on the vectors' own storage, no
+// copies), so that a solver written once for VectorSpace runs host functions too.
+class OnHostSpace final : public DifferentiableFunction {
+ public:
+  explicit OnHostSpace(DifferentiableFunction& f) : f_(f) {}
+  std::size_t dimension() const override { return f_.dimension(); }
+  double evaluate(const double* x, double* gradient) override { return f_.evaluate(x, gradient); }
+  std::vector<TermValue> lastTermValues() const override { return f_.lastTermValues(); }
+  std::vector<StageTime> takeStageTimes() override { return f_.takeStageTimes(); }
+  compute::VectorSpace* residentSpace() override { return &space_; }
+  double evaluateIn(const compute::SpaceVector& x, compute::SpaceVector* gradient) override {
+    return f_.evaluate(HostVectorSpace::of(x).data(),
+                       gradient ? HostVectorSpace::of(*gradient).data() : nullptr);
+  }
+
+ private:
+  DifferentiableFunction& f_;
+  HostVectorSpace space_;
+};
+
+}  // namespace apertura::rml

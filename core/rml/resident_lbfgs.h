@@ -1,0 +1,19 @@
+#pragma once
+
+#include "core/rml/lbfgs.h"
+
+namespace apertura::rml {
+
+// L-BFGS with the iterate, the gradient, the direction, the trial point and all m correction
+// pairs in f.residentSpace() (an accelerator's memory): only x0 goes there and the result comes
+// back; every iteration's vector work runs where the vectors are. The same iteration as
+// minimizeLbfgs with double pairs held in memory (same two-loop recursion, scaling, line searches
+// and projection): on the host space it gives the same bits. Float pairs and spilling to disk are
+// host features; minimizeLbfgs chooses this path when neither is asked for.
+OptimizerResult minimizeLbfgsResident(DifferentiableFunction& f, Vector x0,
+                                      const LbfgsSettings& settings);
+
+// Whether minimizeLbfgs runs f with these settings in f's resident space.
+bool lbfgsRunsResident(DifferentiableFunction& f, const LbfgsSettings& settings);
+
+}  // namespace apertura::rml

@@ -1,0 +1,252 @@
+// The CUDA VectorSpace (label gpu): every operation against the host space on the same vectors
+// (element-wise results equal, or within an ulp where the device fuses a multiply-add; reductions
+// to rounding and bitwise repeatable), the penalties of
+// every regularizer with masks and priors on images of one and of many reduction blocks, and
+// device memory accounting. One program, one check per CTest entry; without a device it exits 77.
+#include <cmath>
+#include <cstring>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/imaging/operator_factory.h"
+#include "core/rml/host_vector_space.h"
+#include "tests/gpu/cuda_check_support.h"
+
+using namespace apertura;
+using namespace apertura::imaging;
+using namespace apertura::imaging::test;
+using compute::SpaceVector;
+using compute::SpaceVectorPtr;
+using compute::VectorSpace;
+
+namespace {
+
+struct Pair {
+  SpaceVectorPtr host, device;
+};
+
+class Spaces {
+ public:
+  explicit Spaces(VectorSpace& device) : device_(device) {}
+  Pair make(const std::vector<double>& values) {
+    Pair p{host_.create(values.size()), device_.create(values.size())};
+    host_.upload(values.data(), *p.host);
+    device_.upload(values.data(), *p.device);
+    return p;
+  }
+  std::vector<double> hostValues(const Pair& p) { return rml::HostVectorSpace::of(*p.host); }
+  std::vector<double> deviceValues(const Pair& p) {
+    std::vector<double> v(p.device->size());
+    device_.download(*p.device, v.data());
+    return v;
+  }
+  // Largest difference relative to the largest magnitude.
+  double difference(const Pair& p) {
+    const auto a = hostValues(p), b = deviceValues(p);
+    double diff = 0.0, scale = 0.0;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      if (std::isinf(a[i]) || std::isinf(b[i])) {
+        if (a[i] != b[i])
+          return INFINITY;
+        continue;
+      }
+      diff = std::max(diff, std::abs(a[i] - b[i]));
+      scale = std::max(scale, std::abs(a[i]));
+    }
+    return scale > 0.0 ? diff / scale : diff;
+  }
+  rml::HostVectorSpace& host() { return host_; }
+  VectorSpace& device() { return device_; }
+
+ private:
+  rml::HostVectorSpace host_;
+  VectorSpace& device_;
+};
+
+std::vector<double> randomValues(std::size_t n, unsigned seed, double lo, double hi) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> d(lo, hi);
+  std::vector<double> v(n);
+  for (double& x : v)
+    x = d(rng);
+  return v;
+}
+
+bool close(double a, double b, double tolerance) {
+  return std::abs(a - b) <= tolerance * std::max(std::abs(a), std::abs(b));
+}
+
+void vectorOperations(VectorSpace& device) {
+  Spaces s(device);
+  for (std::size_t n : {std::size_t(1), std::size_t(1000), std::size_t(3000017)}) {
+    Pair x = s.make(randomValues(n, 1, -1.0, 1.0));
+    Pair g = s.make(randomValues(n, 2, -1.0, 1.0));
+    Pair d = s.make(std::vector<double>(n, 0.0));
+    Pair y = s.make(randomValues(n, 3, -1.0, 1.0));
+    const double dh = s.host().dot(*x.host, *g.host), dd = device.dot(*x.device, *g.device);
+    const double dd2 = device.dot(*x.device, *g.device);
+    expect(close(dh, dd, 1e-11) && std::memcmp(&dd, &dd2, sizeof dd) == 0,
+           "n=%zu dot %.17g vs host %.17g, repeated call bitwise equal", n, dd, dh);
+    for (bool positivity : {false, true}) {
+      const double ph =
+          s.host().projectedGradient(*x.host, *g.host, positivity, -1.0, d.host.get());
+      const double pd =
+          device.projectedGradient(*x.device, *g.device, positivity, -1.0, d.device.get());
+      expect(close(ph, pd, 1e-12) && s.difference(d) == 0.0,
+             "n=%zu projected gradient (positivity %d): |Pg|^2 %.17g vs %.17g, d equal", n,
+             int(positivity), pd, ph);
+    }
+    s.host().holdAtBound(*x.host, *g.host, *y.host);
+    device.holdAtBound(*x.device, *g.device, *y.device);
+    s.host().axpy(0.37, *x.host, *y.host);
+    device.axpy(0.37, *x.device, *y.device);
+    s.host().scale(-1.5, *y.host);
+    device.scale(-1.5, *y.device);
+    // y + a x is one fused multiply-add on the device: within an ulp of the host's.
+    expect(s.difference(y) < 1e-15, "n=%zu holdAtBound, axpy, scale: %.3g apart", n,
+           s.difference(y));
+    for (bool clip : {false, true}) {
+      s.host().step(*x.host, 0.25, *g.host, clip, *d.host);
+      device.step(*x.device, 0.25, *g.device, clip, *d.device);
+      expect(s.difference(d) < 1e-15, "n=%zu step (clip %d): %.3g apart", n, int(clip),
+             s.difference(d));
+    }
+    s.host().multiply(*x.host, *g.host, *d.host);
+    device.multiply(*x.device, *g.device, *d.device);
+    expect(s.difference(d) == 0.0, "n=%zu multiply: equal", n);
+    const double ah = s.host().dotDifference(*g.host, *x.host, *y.host);
+    const double ad = device.dotDifference(*g.device, *x.device, *y.device);
+    expect(close(ah, ad, 1e-11), "n=%zu dotDifference %.17g vs %.17g", n, ad, ah);
+    // The same inputs on both sides again (axpy and step left them an ulp apart).
+    y = s.make(randomValues(n, 4, -1.0, 1.0));
+    d = s.make(randomValues(n, 5, -1.0, 1.0));
+    Pair sv = s.make(std::vector<double>(n, 0.0)), yv = s.make(std::vector<double>(n, 0.0));
+    const auto ph =
+        s.host().differences(*y.host, *x.host, *d.host, *g.host, sv.host.get(), yv.host.get());
+    const auto pd = device.differences(*y.device, *x.device, *d.device, *g.device, sv.device.get(),
+                                       yv.device.get());
+    expect(close(ph.sy, pd.sy, 1e-11) && close(ph.ss, pd.ss, 1e-12) && close(ph.yy, pd.yy, 1e-12) &&
+               s.difference(sv) == 0.0 && s.difference(yv) == 0.0,
+           "n=%zu differences s.y %.17g vs %.17g, s.s %.17g vs %.17g, y.y %.17g vs %.17g", n, pd.sy,
+           ph.sy, pd.ss, ph.ss, pd.yy, ph.yy);
+    device.copy(*x.device, *d.device);
+    s.host().copy(*x.host, *d.host);
+    device.fill(2.5, *y.device);
+    s.host().fill(2.5, *y.host);
+    expect(s.difference(d) == 0.0 && s.difference(y) == 0.0, "n=%zu copy, fill: equal", n);
+  }
+}
+
+void penalties(VectorSpace& device) {
+  Spaces s(device);
+  // One reduction block's worth and many; masks with zeros, priors.
+  for (auto [nx, ny] : {std::pair<int, int>{13, 9}, std::pair<int, int>{1031, 997}}) {
+    const std::size_t n = std::size_t(nx) * ny;
+    std::vector<double> mask = randomValues(n, 7, 0.0, 1.0);
+    for (double& m : mask)
+      m = m < 0.2 ? 0.0 : m;
+    Pair image = s.make(randomValues(n, 8, -0.5, 1.0));
+    Pair positive = s.make(randomValues(n, 9, 0.0, 1.0));
+    Pair mask_v = s.make(mask);
+    Pair prior = s.make(randomValues(n, 10, 0.1, 0.5));
+    const std::vector<double> start = randomValues(n, 11, -1.0, 1.0);
+    using compute::DifferencePenalty;
+    using compute::PixelPenalty;
+    struct Case {
+      const char* name;
+      bool pixel;
+      int kind;
+      double parameter;
+      bool positive_image;
+      bool with_prior;
+    };
+    const Case cases[] = {
+        {"L1 eps", true, int(PixelPenalty::L1), 1e-3, false, false},
+        {"L1 exact", true, int(PixelPenalty::L1), 0.0, false, false},
+        {"L2 prior", true, int(PixelPenalty::L2), 0.0, false, true},
+        {"entropy", true, int(PixelPenalty::Entropy), 0.0, true, true},
+        {"TSV", false, int(DifferencePenalty::Tsv), 0.0, false, false},
+        {"TV iso", false, int(DifferencePenalty::TvIsotropic), 1e-3, false, false},
+        {"TV aniso", false, int(DifferencePenalty::TvAnisotropic), 1e-3, false, false},
+        {"Huber", false, int(DifferencePenalty::Huber), 0.05, false, false},
+        {"Laplacian", false, int(DifferencePenalty::Laplacian), 0.0, false, false},
+    };
+    for (const Case& c : cases) {
+      for (bool masked : {false, true}) {
+        Pair gradient = s.make(start);
+        const Pair& x = c.positive_image ? positive : image;
+        auto args = [&](bool host) {
+          compute::PenaltyArgs a;
+          a.nx = nx;
+          a.ny = ny;
+          a.parameter = c.parameter;
+          a.mask = masked ? (host ? mask_v.host.get() : mask_v.device.get()) : nullptr;
+          a.prior = c.with_prior ? (host ? prior.host.get() : prior.device.get()) : nullptr;
+          return a;
+        };
+        double vh, vd;
+        if (c.pixel) {
+          vh = s.host().pixelPenalty(PixelPenalty(c.kind), args(true), *x.host, gradient.host.get(),
+                                     0.7);
+          vd = device.pixelPenalty(PixelPenalty(c.kind), args(false), *x.device,
+                                   gradient.device.get(), 0.7);
+        } else {
+          vh = s.host().differencePenalty(DifferencePenalty(c.kind), args(true), *x.host,
+                                          gradient.host.get(), 0.7);
+          vd = device.differencePenalty(DifferencePenalty(c.kind), args(false), *x.device,
+                                        gradient.device.get(), 0.7);
+        }
+        const double gd = s.difference(gradient);
+        expect(close(vh, vd, 1e-12) && gd < 1e-13,
+               "%dx%d %s%s: value %.17g vs %.17g, gradient %.3g", nx, ny, c.name,
+               masked ? " masked" : "", vd, vh, gd);
+      }
+    }
+    // Entropy of an image with a negative pixel inside the mask is +infinity on both.
+    Pair gradient = s.make(start);
+    compute::PenaltyArgs a;
+    a.nx = nx;
+    a.ny = ny;
+    a.prior = prior.device.get();
+    const double v = device.pixelPenalty(PixelPenalty::Entropy, a, *image.device, nullptr, 1.0);
+    expect(std::isinf(v) && v > 0.0, "%dx%d entropy of a negative image: %g", nx, ny, v);
+  }
+}
+
+void memory(ImagingOperator<float>& op) {
+  const std::uint64_t before = op.deviceBytes();
+  VectorSpace& space = *op.vectorSpace();
+  const std::uint64_t with_space = op.deviceBytes();
+  SpaceVectorPtr v = space.create(1 << 20);
+  const std::uint64_t with_vector = op.deviceBytes();
+  v.reset();
+  const std::uint64_t after = op.deviceBytes();
+  expect(with_vector - with_space == (1u << 20) * sizeof(double) && after == with_space &&
+             with_space >= before && space.bytesHeld() == op.deviceBytes(),
+         "device bytes: operator %llu, with the space %llu, with an 8 MiB vector %llu, after %llu",
+         (unsigned long long)before, (unsigned long long)with_space,
+         (unsigned long long)with_vector, (unsigned long long)after);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const ImageGeometry g = ImageGeometry::fromCell(64, 64, 1.0 * kArcsec);
+  return runChecks(argc, argv,
+                   {{"operations",
+                     [&] {
+                       auto op = cudaOperator<float>(g, OperatorSettings{});
+                       vectorOperations(*op->vectorSpace());
+                     }},
+                    {"penalties",
+                     [&] {
+                       auto op = cudaOperator<double>(g, OperatorSettings{});
+                       penalties(*op->vectorSpace());
+                     }},
+                    {"memory", [&] {
+                       auto op = cudaOperator<float>(g, OperatorSettings{});
+                       memory(*op);
+                     }}});
+}

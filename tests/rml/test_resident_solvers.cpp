@@ -1,0 +1,264 @@
+// The resident RML path (VectorSpace, ObjectiveFunction::evaluateIn, the resident L-BFGS and
+// conjugate gradients) on the host space against the host path: the same iteration, so the same
+// bits; and the cases that must stay on the host.
+#include <QtTest>
+
+#include <cmath>
+#include <memory>
+#include <random>
+
+#include "core/pipeline/point_recorder.h"
+#include "core/rml/chunk_chi2_term.h"
+#include "core/rml/conjugate_gradient.h"
+#include "core/rml/gradient_regularizers.h"
+#include "core/rml/host_vector_space.h"
+#include "core/rml/image_mapping.h"
+#include "core/rml/lbfgs.h"
+#include "core/rml/objective_function.h"
+#include "core/rml/pixel_regularizers.h"
+#include "core/rml/resident_lbfgs.h"
+#include "tests/rml/host_resident_operator.h"
+#include "tests/support/chunk_fixtures.h"
+
+using namespace apertura;
+using namespace apertura::rml;
+
+namespace {
+
+const double kArcsec = M_PI / 180.0 / 3600.0;
+
+// A smooth non-quadratic function (a chain of Rosenbrock terms), on the host or resident in a
+// HostVectorSpace through the same code.
+class Chain final : public DifferentiableFunction {
+ public:
+  Chain(std::size_t n, bool resident) : n_(n), resident_(resident) {}
+  std::size_t dimension() const override { return n_; }
+  double evaluate(const double* x, double* g) override {
+    ++host_calls;
+    double f = 0.0;
+    if (g != nullptr)
+      std::fill(g, g + n_, 0.0);
+    for (std::size_t i = 0; i + 1 < n_; ++i) {
+      const double a = x[i + 1] - x[i] * x[i], b = 1.0 - x[i];
+      f += 10.0 * a * a + b * b;
+      if (g != nullptr) {
+        g[i] += -40.0 * a * x[i] - 2.0 * b;
+        g[i + 1] += 20.0 * a;
+      }
+    }
+    return f;
+  }
+  compute::VectorSpace* residentSpace() override { return resident_ ? &space_ : nullptr; }
+  double evaluateIn(const compute::SpaceVector& x, compute::SpaceVector* g) override {
+    ++resident_calls;
+    return evaluate(HostVectorSpace::of(x).data(), g ? HostVectorSpace::of(*g).data() : nullptr);
+  }
+  int host_calls = 0;
+  int resident_calls = 0;
+
+ private:
+  std::size_t n_;
+  bool resident_;
+  HostVectorSpace space_;
+};
+
+LbfgsSettings settings(int iterations, bool positivity, LineSearchKind kind) {
+  LbfgsSettings s;
+  s.history = 4;  // fewer pairs than iterations: the ring wraps
+  s.positivity = positivity;
+  s.line_search.kind = kind;
+  s.stop.max_iterations = iterations;
+  s.stop.relative_tolerance = 0.0;
+  return s;
+}
+
+bool sameBits(const std::vector<double>& a, const std::vector<double>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
+}
+
+// An imaging objective: chi2 through an operator that forms residuals (resident or not) and a
+// regularizer of every kind, some masked.
+struct Imaging {
+  imaging::ImageGeometry g = imaging::ImageGeometry::fromCell(48, 40, 1.0 * kArcsec);
+  std::vector<VisibilityChunk> chunks;
+  std::unique_ptr<rml::test::HostResidentOperator<float>> op;
+  std::unique_ptr<HeldChunks> held;
+  std::unique_ptr<ObjectiveFunction> objective;
+
+  explicit Imaging(bool resident, bool with_entropy) {
+    std::mt19937 rng(11);
+    chunks.push_back(apertura::test::randomChunk(rng, g, 700, {1.4e9}));
+    chunks.push_back(apertura::test::randomChunk(rng, g, 250, {1.0e9, 1.2e9}));
+    imaging::OperatorSettings s;
+    s.epsilon = 1e-6;
+    s.threads = 2;
+    op = std::make_unique<rml::test::HostResidentOperator<float>>(
+        imaging::makeCpuOperator<float>(g, s), resident);
+    held = std::make_unique<HeldChunks>(chunks);
+    const int nx = g.nx, ny = g.ny;
+    std::vector<double> mask(g.numPixels());
+    std::uniform_real_distribution<double> u(0.0, 1.0);
+    for (double& m : mask)
+      m = u(rng) < 0.2 ? 0.0 : u(rng);
+    objective = std::make_unique<ObjectiveFunction>(g.numPixels());
+    objective->add(makeChunkChi2Term(*op, *held));
+    auto tsv = std::make_shared<TotalSquaredVariation>(nx, ny);
+    tsv->setMask(mask);
+    objective->add(tsv, {0.3});
+    objective->add(std::make_shared<L1Regularizer>(nx, ny, 1e-3), {0.05});
+    objective->add(std::make_shared<TotalVariation>(nx, ny, TvKind::Isotropic, 1e-3), {0.02});
+    objective->add(std::make_shared<TotalVariation>(nx, ny, TvKind::Anisotropic, 1e-3), {0.01});
+    objective->add(std::make_shared<HuberRegularizer>(nx, ny, 0.01), {0.02});
+    auto laplacian = std::make_shared<LaplacianRegularizer>(nx, ny);
+    laplacian->setMask(mask);
+    objective->add(laplacian, {0.01});
+    objective->add(std::make_shared<L2Regularizer>(nx, ny, std::vector<double>(g.numPixels(), 0.1)),
+                   {0.02});
+    if (with_entropy)
+      objective->add(std::make_shared<EntropyRegularizer>(nx, ny, std::vector<double>{0.01}),
+                     {0.05});
+  }
+};
+
+// A support with a hole: the mapping's resident product.
+std::vector<double> support(std::size_t n) {
+  std::vector<double> s(n, 1.0);
+  for (std::size_t p = n / 3; p < n / 3 + 50; ++p)
+    s[p] = 0.0;
+  return s;
+}
+
+}  // namespace
+
+class TestResidentSolvers : public QObject {
+  Q_OBJECT
+ private slots:
+  void residentIterationGivesTheHostBits_data() {
+    QTest::addColumn<bool>("positivity");
+    QTest::addColumn<int>("kind");
+    for (bool positivity : {false, true}) {
+      for (auto kind : {LineSearchKind::StrongWolfe, LineSearchKind::Armijo,
+                        LineSearchKind::MoreThuente, LineSearchKind::Brent}) {
+        const QByteArray name =
+            QByteArray(positivity ? "projected " : "free ") + QByteArray::number(int(kind));
+        QTest::newRow(name.constData()) << positivity << int(kind);
+      }
+    }
+  }
+  void residentIterationGivesTheHostBits() {
+    QFETCH(bool, positivity);
+    QFETCH(int, kind);
+    const LbfgsSettings s = settings(25, positivity, LineSearchKind(kind));
+    std::vector<double> x0(300);
+    for (std::size_t i = 0; i < x0.size(); ++i)
+      x0[i] = 0.5 * std::sin(0.37 * double(i)) + (positivity ? 0.2 : -0.3);
+    Chain host(x0.size(), false), resident(x0.size(), true);
+    const OptimizerResult a = minimizeLbfgs(host, x0, s);
+    QVERIFY(lbfgsRunsResident(resident, s));
+    const OptimizerResult b = minimizeLbfgs(resident, x0, s);
+    QCOMPARE(resident.host_calls, resident.resident_calls);  // every evaluation was resident
+    QCOMPARE(b.iterations, a.iterations);
+    QCOMPARE(b.evaluations, a.evaluations);
+    QCOMPARE(int(b.reason), int(a.reason));
+    QCOMPARE(b.objective, a.objective);
+    QVERIFY(sameBits(a.x, b.x));
+    QVERIFY(a.iterations >= 10);
+  }
+
+  void hostOnlySettingsStayOnTheHost() {
+    Chain f(50, true);
+    LbfgsSettings s = settings(5, false, LineSearchKind::StrongWolfe);
+    s.float_history = true;
+    QVERIFY(!lbfgsRunsResident(f, s));
+    minimizeLbfgs(f, std::vector<double>(50, 0.1), s);
+    QCOMPARE(f.resident_calls, 0);
+    s.float_history = false;
+    s.in_memory_limit = 2;  // pairs spill to disk: a host feature
+    QVERIFY(!lbfgsRunsResident(f, s));
+  }
+
+  void wholeImagingObjectiveResidentGivesTheHostBits_data() {
+    QTest::addColumn<bool>("positivity");
+    QTest::newRow("free") << false;
+    QTest::newRow("projected with entropy") << true;
+  }
+  void wholeImagingObjectiveResidentGivesTheHostBits() {
+    QFETCH(bool, positivity);
+    Imaging host(false, positivity), resident(true, positivity);
+    QVERIFY(host.objective->residentSpace() == nullptr);
+    QVERIFY(resident.objective->residentSpace() != nullptr);
+    const std::size_t n = host.g.numPixels();
+    MappedObjective host_mapped(*host.objective, ImageMapping::Identity, support(n));
+    MappedObjective resident_mapped(*resident.objective, ImageMapping::Identity, support(n));
+    pipeline::PointRecorder host_recorder(host_mapped), resident_recorder(resident_mapped);
+    LbfgsSettings s = settings(12, positivity, LineSearchKind::StrongWolfe);
+    std::vector<TermValue> host_terms, resident_terms;
+    s.stop.observer = [&](const IterationReport& r) { host_terms = r.terms; };
+    const std::vector<double> x0(n, 0.02);
+    const OptimizerResult a = minimizeLbfgs(host_recorder, x0, s);
+    std::vector<double> observed;  // the recorder brings the resident iterate to the host
+    s.stop.observer = [&](const IterationReport& r) {
+      resident_terms = r.terms;
+      observed = resident_recorder.lastPoint();
+    };
+    const OptimizerResult b = minimizeLbfgs(resident_recorder, x0, s);
+    QVERIFY(resident.op->resident_calls > 0);
+    QCOMPARE(host.op->resident_calls, 0);
+    QCOMPARE(b.iterations, a.iterations);
+    QCOMPARE(b.evaluations, a.evaluations);
+    QCOMPARE(b.objective, a.objective);
+    QVERIFY(sameBits(a.x, b.x));
+    QVERIFY(sameBits(observed, b.x));
+    QCOMPARE(resident_terms.size(), host_terms.size());
+    for (std::size_t k = 0; k < host_terms.size(); ++k) {
+      QCOMPARE(resident_terms[k].name, host_terms[k].name);
+      QCOMPARE(resident_terms[k].value, host_terms[k].value);
+    }
+    QVERIFY(a.iterations >= 8);
+    QVERIFY(a.objective < host.objective->evaluate(x0.data(), nullptr));
+  }
+
+  void conjugateGradientsResidentGiveTheHostBits_data() {
+    QTest::addColumn<int>("beta");
+    for (auto beta : {CgBeta::FletcherReeves, CgBeta::PolakRibierePlus, CgBeta::HestenesStiefel,
+                      CgBeta::DaiYuan, CgBeta::HagerZhang})
+      QTest::newRow(toString(beta).c_str()) << int(beta);
+  }
+  void conjugateGradientsResidentGiveTheHostBits() {
+    QFETCH(int, beta);
+    Imaging host(false, false), resident(true, false);
+    CgSettings s;
+    s.beta = CgBeta(beta);
+    s.stop.max_iterations = 15;
+    s.stop.relative_tolerance = 0.0;
+    const std::vector<double> x0(host.g.numPixels(), 0.02);
+    const OptimizerResult a = minimizeConjugateGradient(*host.objective, x0, s);
+    const OptimizerResult b = minimizeConjugateGradient(*resident.objective, x0, s);
+    QVERIFY(resident.op->resident_calls > 0);
+    QCOMPARE(host.op->resident_calls, 0);
+    QCOMPARE(b.iterations, a.iterations);
+    QCOMPARE(b.evaluations, a.evaluations);
+    QCOMPARE(b.objective, a.objective);
+    QVERIFY(sameBits(a.x, b.x));
+    QVERIFY(a.iterations >= 10);
+    QVERIFY(a.objective < 0.5 * host.objective->evaluate(x0.data(), nullptr));
+  }
+
+  void aTermWithoutResidentEvaluationKeepsTheObjectiveOnTheHost() {
+    Imaging resident(true, false);
+    QVERIFY(resident.objective->residentSpace() != nullptr);
+    // Proximal terms are left out of the smooth part, which stays resident.
+    resident.objective->add(std::make_shared<L1Regularizer>(resident.g.nx, resident.g.ny),
+                            {0.1, 0, true});
+    QVERIFY(resident.objective->smoothPart().residentSpace() != nullptr);
+    // A mapping other than the identity has no resident form.
+    MappedObjective exp(*resident.objective, ImageMapping::Exp);
+    QVERIFY(exp.residentSpace() == nullptr);
+    // Cubes stay on the host.
+    ObjectiveFunction cube(resident.g.numPixels(), 2);
+    QVERIFY(cube.residentSpace() == nullptr);
+  }
+};
+
+QTEST_APPLESS_MAIN(TestResidentSolvers)
+#include "test_resident_solvers.moc"

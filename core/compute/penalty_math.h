@@ -73,6 +73,57 @@ APERTURA_HOST_DEVICE inline double pixelPenaltyAt(PixelPenalty kind, double para
   return value;
 }
 
+// The prox of one pixel: argmin_x step * penalty(x) + 1/2 (x - v)^2 (the exact penalty: L1
+// without smoothing), as the classes' prox() computes it (pixel_regularizers.cpp) with m the
+// pixel's mask weight and prior L2's prior (0 without one) or entropy's default at the pixel.
+// L1 soft-thresholds by step * m; L2 is closed form; entropy solves e^y + a y = c (a = step * m,
+// c = v + a ln prior) for x = e^y by Newton's method from the same starting points, with the same
+// stopping test (v itself where a <= 0). min and max are written as std::min and std::max
+// evaluate them, so that NaNs propagate alike.
+APERTURA_HOST_DEVICE inline double pixelProxAt(PixelPenalty kind, double v, double step, double m,
+                                               double prior) {
+#if !defined(__CUDA_ARCH__)
+  using std::copysign;
+  using std::exp;
+  using std::fabs;
+  using std::log;
+#endif
+  switch (kind) {
+    case PixelPenalty::L1: {
+      const double threshold = step * m;
+      const double a = fabs(v) - threshold;
+      return a > 0.0 ? copysign(a, v) : 0.0;
+    }
+    case PixelPenalty::L2: {
+      const double a = 2.0 * step * m;
+      return (v + a * prior) / (1.0 + a);
+    }
+    case PixelPenalty::Entropy: {
+      const double a = step * m;
+      if (a <= 0.0)
+        return v;
+      const double c = v + a * log(prior);
+      double y = c / a;
+      if (c > 0.0) {
+        const double minus_log_c = -log(c);
+        const double l = 0.0 < minus_log_c ? minus_log_c : 0.0;  // std::max(0.0, -ln c)
+        const double y2 = log(c + a * l);
+        y = y2 < y ? y2 : y;  // std::min(y, y2)
+      }
+      for (int it = 0; it < 200; ++it) {
+        const double e = exp(y);
+        const double delta = (e + a * y - c) / (e + a);
+        y -= delta;
+        const double ay = fabs(y);
+        if (fabs(delta) <= 1e-15 * (1.0 < ay ? ay : 1.0))  // std::max(1.0, |y|)
+          break;
+      }
+      return exp(y);
+    }
+  }
+  return v;
+}
+
 // Forward differences at (x, y) with Neumann boundaries (zero across the image edge).
 APERTURA_HOST_DEVICE inline void differencesAt(const double* image, int nx, int ny, int x, int y,
                                                double& dx, double& dy) {

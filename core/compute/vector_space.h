@@ -92,6 +92,15 @@ class VectorSpace {
   virtual ConjugateProducts conjugateProducts(const SpaceVector& g0, const SpaceVector& g1,
                                               const SpaceVector& d) = 0;
 
+  // FISTA's fused passes: out = y - g / lipschitz; |a - b|^2; y = p + momentum (p - x);
+  // v = max(v, floor).
+  virtual void gradientStep(const SpaceVector& y, const SpaceVector& g, double lipschitz,
+                            SpaceVector& out) = 0;
+  virtual double distanceSquared(const SpaceVector& a, const SpaceVector& b) = 0;
+  virtual void extrapolate(const SpaceVector& p, const SpaceVector& x, double momentum,
+                           SpaceVector& y) = 0;
+  virtual void maxWith(double floor, SpaceVector& v) = 0;
+
   // The penalty's value at `image` and, when `gradient` is not null, scale * its gradient added
   // to it.
   virtual double pixelPenalty(PixelPenalty kind, const PenaltyArgs& args, const SpaceVector& image,
@@ -99,6 +108,10 @@ class VectorSpace {
   virtual double differencePenalty(DifferencePenalty kind, const PenaltyArgs& args,
                                    const SpaceVector& image, SpaceVector* gradient,
                                    double scale) = 0;
+  // out = argmin_x step * penalty(x) + 1/2 |x - v|^2 (the exact penalty: L1 without smoothing),
+  // pixel by pixel (out may be v).
+  virtual void pixelProx(PixelPenalty kind, const PenaltyArgs& args, const SpaceVector& v,
+                         double step, SpaceVector& out) = 0;
 
   // Bytes of vectors this space holds now (the engine's device telemetry).
   virtual std::size_t bytesHeld() const = 0;

@@ -407,6 +407,76 @@ compute::VectorSpace::ConjugateProducts CudaVectorSpace::conjugateProducts(
   return {s[0], s[1], s[2], s[3], s[4], s[5], s[6]};
 }
 
+void CudaVectorSpace::gradientStep(const compute::SpaceVector& vy, const compute::SpaceVector& vg,
+                                   double lipschitz, compute::SpaceVector& vout) {
+  requireSame(vy.size(), vg.size(), "gradientStep");
+  requireSame(vy.size(), vout.size(), "gradientStep");
+  const double* y = of(vy);
+  const double* g = of(vg);
+  double* out = of(vout);
+  forEachKernel<<<elementBlocks(vout.size()), kThreads, 0, stream_>>>(
+      vout.size(), [=] __device__(unsigned long long k) { out[k] = y[k] - g[k] / lipschitz; });
+  check(cudaGetLastError(), "gradientStep kernel launch");
+}
+
+double CudaVectorSpace::distanceSquared(const compute::SpaceVector& va,
+                                        const compute::SpaceVector& vb) {
+  requireSame(va.size(), vb.size(), "distanceSquared");
+  const double* a = of(va);
+  const double* b = of(vb);
+  double s = 0.0;
+  reduce<1>(
+      va.size(),
+      [=] __device__(unsigned long long k, double* acc) {
+        acc[0] += (a[k] - b[k]) * (a[k] - b[k]);
+      },
+      &s);
+  return s;
+}
+
+void CudaVectorSpace::extrapolate(const compute::SpaceVector& vp, const compute::SpaceVector& vx,
+                                  double momentum, compute::SpaceVector& vy) {
+  requireSame(vp.size(), vx.size(), "extrapolate");
+  requireSame(vp.size(), vy.size(), "extrapolate");
+  const double* p = of(vp);
+  const double* x = of(vx);
+  double* y = of(vy);
+  forEachKernel<<<elementBlocks(vy.size()), kThreads, 0, stream_>>>(
+      vy.size(), [=] __device__(unsigned long long k) { y[k] = p[k] + momentum * (p[k] - x[k]); });
+  check(cudaGetLastError(), "extrapolate kernel launch");
+}
+
+void CudaVectorSpace::maxWith(double floor, compute::SpaceVector& vv) {
+  double* v = of(vv);
+  forEachKernel<<<elementBlocks(vv.size()), kThreads, 0, stream_>>>(
+      vv.size(), [=] __device__(unsigned long long k) { v[k] = fmax(v[k], floor); });
+  check(cudaGetLastError(), "maxWith kernel launch");
+}
+
+void CudaVectorSpace::pixelProx(compute::PixelPenalty kind, const compute::PenaltyArgs& args,
+                                const compute::SpaceVector& vv, double step,
+                                compute::SpaceVector& vout) {
+  const std::size_t n = vv.size();
+  requireSame(n, std::size_t(args.nx) * std::size_t(args.ny), "pixelProx (image)");
+  requireSame(n, vout.size(), "pixelProx (out)");
+  if (args.mask != nullptr)
+    requireSame(n, args.mask->size(), "pixelProx (mask)");
+  if (args.prior != nullptr)
+    requireSame(n, args.prior->size(), "pixelProx (prior)");
+  if (kind == compute::PixelPenalty::Entropy && args.prior == nullptr)
+    throw std::invalid_argument("CUDA vector space: entropy needs its default image");
+  const double* v = of(vv);
+  const double* mask = args.mask ? of(*args.mask) : nullptr;
+  const double* prior = args.prior ? of(*args.prior) : nullptr;
+  double* out = of(vout);
+  forEachKernel<<<elementBlocks(n), kThreads, 0, stream_>>>(
+      n, [=] __device__(unsigned long long k) {
+        out[k] = compute::penalty::pixelProxAt(
+            kind, v[k], step, compute::penalty::weightAt(mask, k), prior ? prior[k] : 0.0);
+      });
+  check(cudaGetLastError(), "pixelProx kernel launch");
+}
+
 template <typename DC>
 void CudaVectorSpace::addReal(double scale, const DC* image, compute::SpaceVector& vout) {
   double* out = of(vout);

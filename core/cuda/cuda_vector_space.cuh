@@ -53,12 +53,20 @@ class CudaVectorSpace final : public compute::VectorSpace {
   ConjugateProducts conjugateProducts(const compute::SpaceVector& g0,
                                       const compute::SpaceVector& g1,
                                       const compute::SpaceVector& d) override;
+  void gradientStep(const compute::SpaceVector& y, const compute::SpaceVector& g, double lipschitz,
+                    compute::SpaceVector& out) override;
+  double distanceSquared(const compute::SpaceVector& a, const compute::SpaceVector& b) override;
+  void extrapolate(const compute::SpaceVector& p, const compute::SpaceVector& x, double momentum,
+                   compute::SpaceVector& y) override;
+  void maxWith(double floor, compute::SpaceVector& v) override;
   double pixelPenalty(compute::PixelPenalty kind, const compute::PenaltyArgs& args,
                       const compute::SpaceVector& image, compute::SpaceVector* gradient,
                       double scale) override;
   double differencePenalty(compute::DifferencePenalty kind, const compute::PenaltyArgs& args,
                            const compute::SpaceVector& image, compute::SpaceVector* gradient,
                            double scale) override;
+  void pixelProx(compute::PixelPenalty kind, const compute::PenaltyArgs& args,
+                 const compute::SpaceVector& v, double step, compute::SpaceVector& out) override;
   std::size_t bytesHeld() const override;
 
   // Adds scale * Re(image[p]) to out[p] for a complex device image of T (the adjoint's last step).

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "core/rml/detail/vector_math.h"
+#include "core/rml/host_vector_space.h"
 #include "core/rml/iteration_monitor.h"
 #include "core/rml/proximal_solvers.h"
 
@@ -11,8 +11,13 @@ namespace apertura::rml {
 
 namespace {
 
-// prox_{t sum_i g_i} (+ positivity): direct for one term (clipping commutes with a separable
-// prox), inner SDMM otherwise.
+using compute::SpaceVector;
+using compute::SpaceVectorPtr;
+using compute::VectorSpace;
+
+// prox_{t sum_i g_i} (+ positivity) on vectors of `space`: direct for one term (clipping
+// commutes with a separable prox), inner SDMM otherwise (host vectors only: resident() says
+// whether the space can take it).
 class JointProx {
  public:
   JointProx(const std::vector<ProximableFunction*>& terms, std::size_t n,
@@ -26,20 +31,27 @@ class JointProx {
       clip_ = settings.positivity;
     }
   }
-  void apply(const double* v, double t, double* out) {
+  // Whether every step can run in `space` (at most one term, with a resident prox).
+  bool resident(VectorSpace& space) const {
+    return terms_.size() <= 1 &&
+           std::all_of(terms_.begin(), terms_.end(),
+                       [&space](ProximableFunction* g) { return g->residentIn(space); });
+  }
+  void apply(VectorSpace& space, const SpaceVector& v, double t, SpaceVector& out) {
     if (terms_.empty()) {
-      std::copy(v, v + n_, out);
-    } else if (terms_.size() == 1) {
-      terms_[0]->prox(v, t, out);
-    } else {
-      proxOfSum(terms_, n_, v, t, out, settings_.prox_iterations, settings_.prox_tolerance);
+      space.copy(v, out);
+    } else if (terms_.size() == 1 && terms_[0]->residentIn(space)) {
+      terms_[0]->proxIn(space, v, t, out);
+    } else {  // the host space
+      const double* pv = HostVectorSpace::of(v).data();
+      double* pout = HostVectorSpace::of(out).data();
+      if (terms_.size() == 1)
+        terms_[0]->prox(pv, t, pout);
+      else
+        proxOfSum(terms_, n_, pv, t, pout, settings_.prox_iterations, settings_.prox_tolerance);
     }
-    if (clip_) {
-      detail::parallelFor(n_, [out](std::size_t begin, std::size_t end) {
-        for (std::size_t k = begin; k < end; ++k)
-          out[k] = std::max(out[k], 0.0);
-      });
-    }
+    if (clip_)
+      space.maxWith(0.0, out);
   }
 
  private:
@@ -50,33 +62,38 @@ class JointProx {
   bool clip_ = false;
 };
 
-}  // namespace
+// The sum of the non-smooth terms' values at x, and each one.
+double nonsmoothValue(VectorSpace& space, const std::vector<ProximableFunction*>& terms,
+                      const SpaceVector& x, std::vector<TermValue>* values = nullptr) {
+  double value = 0.0;
+  for (ProximableFunction* g : terms) {
+    const double v =
+        g->residentIn(space) ? g->valueIn(space, x) : g->value(HostVectorSpace::of(x).data());
+    if (values != nullptr)
+      values->push_back({g->name(), v});
+    value += v;
+  }
+  return value;
+}
 
-OptimizerResult minimizeFista(DifferentiableFunction& smooth,
-                              const std::vector<ProximableFunction*>& terms, Vector x0,
-                              const FistaSettings& settings) {
-  const std::size_t n = smooth.dimension();
-  if (x0.size() != n)
-    throw std::invalid_argument("FISTA: x0 has the wrong size");
-  JointProx prox(terms, n, settings);
-  auto nonsmooth = [&](const Vector& x) {
-    double value = 0.0;
-    for (ProximableFunction* g : terms)
-      value += g->value(x.data());
-    return value;
-  };
-
+// The iteration, written once for every VectorSpace: the smooth part's resident space (when the
+// joint prox can run there too) or the host space.
+OptimizerResult fistaIn(DifferentiableFunction& smooth, VectorSpace& space,
+                        const std::vector<ProximableFunction*>& terms, JointProx& prox, Vector x0,
+                        const FistaSettings& settings) {
+  const std::size_t n = x0.size();
   OptimizerResult result;
-  result.x = std::move(x0);
-  Vector& x = result.x;
   if (settings.positivity)
-    projectNonNegative(x);
-  double fx = smooth.evaluate(x.data(), nullptr) + nonsmooth(x);
-  result.evaluations = 1;
-  // Image-sized buffers, allocated once: the extrapolated point, its gradient, the prox input and
+    projectNonNegative(x0);
+  // Vectors allocated once: the iterate, the extrapolated point, its gradient, the prox input and
   // its output p (the new iterate, swapped into x; the previous x then waits in p until the
   // next prox overwrites it).
-  Vector y = x, gy(n), p(n), v(n);
+  SpaceVectorPtr x = space.create(n), y = space.create(n), gy = space.create(n);
+  SpaceVectorPtr p = space.create(n), v = space.create(n);
+  space.upload(x0.data(), *x);
+  space.copy(*x, *y);
+  double fx = smooth.evaluateIn(*x, nullptr) + nonsmoothValue(space, terms, *x);
+  result.evaluations = 1;
   double lipschitz = settings.initial_lipschitz;
   double t = 1.0;
   IterationMonitor monitor(settings.stop, &smooth);
@@ -86,29 +103,18 @@ OptimizerResult minimizeFista(DifferentiableFunction& smooth,
       result.reason = *stop;
       break;
     }
-    const double fy = smooth.evaluate(y.data(), gy.data());
+    const double fy = smooth.evaluateIn(*y, gy.get());
     int evaluations = 1;
     double fp = 0.0;
+    double quadratic = 0.0;
     // Backtracking: raise L until the quadratic model at y majorises f at p.
     for (;;) {
-      detail::parallelFor(n, [&](std::size_t begin, std::size_t end) {
-        for (std::size_t k = begin; k < end; ++k)
-          v[k] = y[k] - gy[k] / lipschitz;
-      });
-      prox.apply(v.data(), 1.0 / lipschitz, p.data());
-      fp = smooth.evaluate(p.data(), nullptr);
+      space.gradientStep(*y, *gy, lipschitz, *v);
+      prox.apply(space, *v, 1.0 / lipschitz, *p);
+      fp = smooth.evaluateIn(*p, nullptr);
       ++evaluations;
-      const auto sums = detail::blockedSums<2>(
-          n, [&](std::size_t begin, std::size_t end, std::array<double, 2>& acc) {
-            double lin = 0.0, quad = 0.0;
-            for (std::size_t k = begin; k < end; ++k) {
-              const double d = p[k] - y[k];
-              lin += gy[k] * d;
-              quad += d * d;
-            }
-            acc = {lin, quad};
-          });
-      const double linear = sums[0], quadratic = sums[1];
+      const double linear = space.dotDifference(*gy, *p, *y);
+      quadratic = space.distanceSquared(*p, *y);
       if (std::isfinite(fp) &&
           fp <= fy + linear + 0.5 * lipschitz * quadratic + 1e-12 * std::abs(fy))
         break;
@@ -116,28 +122,17 @@ OptimizerResult minimizeFista(DifferentiableFunction& smooth,
         break;
       lipschitz *= settings.backtrack_factor;
     }
-    const double mapping =
-        lipschitz * std::sqrt(detail::blockedSum(n, [&](std::size_t begin, std::size_t end) {
-          double sum = 0.0;
-          for (std::size_t k = begin; k < end; ++k)
-            sum += (p[k] - y[k]) * (p[k] - y[k]);
-          return sum;
-        }));
+    const double mapping = lipschitz * std::sqrt(quadratic);
 
     const double t_next = 0.5 * (1.0 + std::sqrt(1.0 + 4.0 * t * t));
     const double momentum = (t - 1.0) / t_next;
-    detail::parallelFor(n, [&](std::size_t begin, std::size_t end) {
-      for (std::size_t k = begin; k < end; ++k)
-        y[k] = p[k] + momentum * (p[k] - x[k]);
-    });
-    x.swap(p);
+    space.extrapolate(*p, *x, momentum, *y);
+    std::swap(x, p);
     t = t_next;
 
     const double previous = fx;
-    fx = fp + nonsmooth(x);
     std::vector<TermValue> values = smooth.lastTermValues();
-    for (ProximableFunction* g : terms)
-      values.push_back({g->name(), g->value(x.data())});
+    fx = fp + nonsmoothValue(space, terms, *x, &values);
     result.iterations = iteration;
     result.evaluations += evaluations;
     if (auto stop = monitor.finishIteration(iteration, previous, fx, 1.0 / lipschitz, mapping,
@@ -147,7 +142,24 @@ OptimizerResult minimizeFista(DifferentiableFunction& smooth,
     }
   }
   result.objective = fx;
+  result.x.resize(n);
+  space.download(*x, result.x.data());
   return result;
+}
+
+}  // namespace
+
+OptimizerResult minimizeFista(DifferentiableFunction& smooth,
+                              const std::vector<ProximableFunction*>& terms, Vector x0,
+                              const FistaSettings& settings) {
+  const std::size_t n = smooth.dimension();
+  if (x0.size() != n)
+    throw std::invalid_argument("FISTA: x0 has the wrong size");
+  JointProx prox(terms, n, settings);
+  if (VectorSpace* space = smooth.residentSpace(); space != nullptr && prox.resident(*space))
+    return fistaIn(smooth, *space, terms, prox, std::move(x0), settings);
+  OnHostSpace host(smooth);
+  return fistaIn(host, *host.residentSpace(), terms, prox, std::move(x0), settings);
 }
 
 }  // namespace apertura::rml

@@ -57,6 +57,17 @@ class ProximableFunction {
   virtual void prox(const double* v, double step, double* out) = 0;
   // True when g(x) = sum_p g_p(x_p): its prox then commutes with clipping at zero.
   virtual bool isSeparable() const { return false; }
+
+  // The value and the prox where the point lives (an accelerator's memory), when
+  // residentIn(space) is true.
+  virtual bool residentIn(compute::VectorSpace& /*space*/) const { return false; }
+  virtual double valueIn(compute::VectorSpace& /*space*/, const compute::SpaceVector& /*x*/) {
+    throw std::logic_error(name() + " has no resident value");
+  }
+  virtual void proxIn(compute::VectorSpace& /*space*/, const compute::SpaceVector& /*v*/,
+                      double /*step*/, compute::SpaceVector& /*out*/) {
+    throw std::logic_error(name() + " has no resident proximal operator");
+  }
 };
 
 }  // namespace apertura::rml

@@ -238,6 +238,52 @@ compute::VectorSpace::ConjugateProducts HostVectorSpace::conjugateProducts(const
   return {s[0], s[1], s[2], s[3], s[4], s[5], s[6]};
 }
 
+void HostVectorSpace::gradientStep(const SpaceVector& vy, const SpaceVector& vg, double lipschitz,
+                                   SpaceVector& vout) {
+  const auto& y = of(vy);
+  const auto& g = of(vg);
+  auto& out = of(vout);
+  requireSameSize(y, g, "gradientStep");
+  requireSameSize(y, out, "gradientStep");
+  parallelFor(out.size(), [&](std::size_t begin, std::size_t end) {
+    for (std::size_t k = begin; k < end; ++k)
+      out[k] = y[k] - g[k] / lipschitz;
+  });
+}
+
+double HostVectorSpace::distanceSquared(const SpaceVector& va, const SpaceVector& vb) {
+  const auto& a = of(va);
+  const auto& b = of(vb);
+  requireSameSize(a, b, "distanceSquared");
+  return blockedSum(a.size(), [&](std::size_t begin, std::size_t end) {
+    double sum = 0.0;
+    for (std::size_t k = begin; k < end; ++k)
+      sum += (a[k] - b[k]) * (a[k] - b[k]);
+    return sum;
+  });
+}
+
+void HostVectorSpace::extrapolate(const SpaceVector& vp, const SpaceVector& vx, double momentum,
+                                  SpaceVector& vy) {
+  const auto& p = of(vp);
+  const auto& x = of(vx);
+  auto& y = of(vy);
+  requireSameSize(p, x, "extrapolate");
+  requireSameSize(p, y, "extrapolate");
+  parallelFor(y.size(), [&](std::size_t begin, std::size_t end) {
+    for (std::size_t k = begin; k < end; ++k)
+      y[k] = p[k] + momentum * (p[k] - x[k]);
+  });
+}
+
+void HostVectorSpace::maxWith(double floor, SpaceVector& vv) {
+  auto& v = of(vv);
+  parallelFor(v.size(), [&](std::size_t begin, std::size_t end) {
+    for (std::size_t k = begin; k < end; ++k)
+      v[k] = std::max(v[k], floor);
+  });
+}
+
 std::size_t HostVectorSpace::bytesHeld() const {
   return elements_ * sizeof(double);
 }

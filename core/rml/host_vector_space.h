@@ -48,6 +48,12 @@ class HostVectorSpace final : public compute::VectorSpace {
   ConjugateProducts conjugateProducts(const compute::SpaceVector& g0,
                                       const compute::SpaceVector& g1,
                                       const compute::SpaceVector& d) override;
+  void gradientStep(const compute::SpaceVector& y, const compute::SpaceVector& g, double lipschitz,
+                    compute::SpaceVector& out) override;
+  double distanceSquared(const compute::SpaceVector& a, const compute::SpaceVector& b) override;
+  void extrapolate(const compute::SpaceVector& p, const compute::SpaceVector& x, double momentum,
+                   compute::SpaceVector& y) override;
+  void maxWith(double floor, compute::SpaceVector& v) override;
   // In host_vector_space_penalties.cpp.
   double pixelPenalty(compute::PixelPenalty kind, const compute::PenaltyArgs& args,
                       const compute::SpaceVector& image, compute::SpaceVector* gradient,
@@ -55,6 +61,8 @@ class HostVectorSpace final : public compute::VectorSpace {
   double differencePenalty(compute::DifferencePenalty kind, const compute::PenaltyArgs& args,
                            const compute::SpaceVector& image, compute::SpaceVector* gradient,
                            double scale) override;
+  void pixelProx(compute::PixelPenalty kind, const compute::PenaltyArgs& args,
+                 const compute::SpaceVector& v, double step, compute::SpaceVector& out) override;
   std::size_t bytesHeld() const override;
 
  private:

@@ -1,6 +1,6 @@
-// HostVectorSpace's penalties: penalty_math.h's per-pixel functions in parallel over the fixed
-// blocks of detail/parallel_sum.h, so values are bitwise the same for any number of threads and
-// gradient elements are those of the regularizer classes.
+// HostVectorSpace's penalties and pixel proxes: penalty_math.h's per-pixel functions in parallel
+// over the fixed blocks of detail/parallel_sum.h, so values are bitwise the same for any number of
+// threads and gradient and prox elements are those of the regularizer classes.
 #include <stdexcept>
 #include <string>
 
@@ -97,6 +97,23 @@ double HostVectorSpace::differencePenalty(compute::DifferencePenalty kind, const
       }
     }
     return sum;
+  });
+}
+
+void HostVectorSpace::pixelProx(compute::PixelPenalty kind, const PenaltyArgs& args,
+                                const SpaceVector& v, double step, SpaceVector& out) {
+  const Operands o = operands(args, v, nullptr, "pixel prox");
+  if (kind == compute::PixelPenalty::Entropy && o.prior == nullptr)
+    throw std::invalid_argument("host vector space: entropy needs a default image");
+  auto& result = of(out);
+  if (result.size() != o.n)
+    throw std::invalid_argument("host vector space: pixel prox: out size differs from nx * ny");
+  double* r = result.data();  // may be o.image: each element is read before it is written
+  detail::parallelFor(o.n, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t p = begin; p < end; ++p)
+      r[p] = compute::penalty::pixelProxAt(kind, o.image[p], step,
+                                           compute::penalty::weightAt(o.mask, p),
+                                           o.prior != nullptr ? o.prior[p] : 0.0);
   });
 }
 

@@ -62,6 +62,17 @@ class ObjectiveFunction::ProxView final : public ProximableFunction {
     const std::size_t offset = std::size_t(entry_.options.parameter) * num_pixels_;
     entry_.term->prox(v + offset, step * entry_.options.lambda, out + offset);
   }
+  // Single-image objectives only (no other slices to pass through).
+  bool residentIn(compute::VectorSpace& space) const override {
+    return dimension_ == num_pixels_ && entry_.term->residentProx(space);
+  }
+  double valueIn(compute::VectorSpace& space, const compute::SpaceVector& x) override {
+    return entry_.options.lambda * entry_.term->proxValueIn(space, x);
+  }
+  void proxIn(compute::VectorSpace& space, const compute::SpaceVector& v, double step,
+              compute::SpaceVector& out) override {
+    entry_.term->proxIn(space, v, step * entry_.options.lambda, out);
+  }
 
  private:
   const Entry& entry_;

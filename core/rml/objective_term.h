@@ -45,6 +45,16 @@ class ObjectiveTerm {
                             compute::SpaceVector* /*gradient*/, double /*scale*/) {
     throw std::logic_error(name() + " cannot be evaluated where the images are resident");
   }
+  // The prox and its value (proxValue) where the image lives, for a term whose
+  // residentProx(space) is true.
+  virtual bool residentProx(compute::VectorSpace& /*space*/) const { return false; }
+  virtual double proxValueIn(compute::VectorSpace& /*space*/, const compute::SpaceVector& /*x*/) {
+    throw std::logic_error(name() + " has no resident proximal operator");
+  }
+  virtual void proxIn(compute::VectorSpace& /*space*/, const compute::SpaceVector& /*v*/,
+                      double /*step*/, compute::SpaceVector& /*out*/) {
+    throw std::logic_error(name() + " has no resident proximal operator");
+  }
 };
 
 // Base of the image-domain regularizers: image shape and an optional mask. The mask is a

@@ -60,6 +60,16 @@ void L1Regularizer::prox(const double* v, double step, double* out) {
   });
 }
 
+// The exact value (no smoothing), as proxValue() sums it.
+double L1Regularizer::proxValueIn(compute::VectorSpace& space, const compute::SpaceVector& x) {
+  return space.pixelPenalty(compute::PixelPenalty::L1, residentArgs(space, 0.0), x, nullptr, 1.0);
+}
+
+void L1Regularizer::proxIn(compute::VectorSpace& space, const compute::SpaceVector& v, double step,
+                           compute::SpaceVector& out) {
+  space.pixelProx(compute::PixelPenalty::L1, residentArgs(space, 0.0), v, step, out);
+}
+
 L2Regularizer::L2Regularizer(int nx, int ny, std::vector<double> prior)
     : Regularizer(nx, ny), prior_(std::move(prior)) {
   if (!prior_.empty() && prior_.size() != numPixels())
@@ -93,6 +103,16 @@ void L2Regularizer::prox(const double* v, double step, double* out) {
       out[p] = (v[p] + a * priorAt(p)) / (1.0 + a);
     }
   });
+}
+
+double L2Regularizer::proxValueIn(compute::VectorSpace& space, const compute::SpaceVector& x) {
+  return space.pixelPenalty(compute::PixelPenalty::L2, residentArgs(space, 0.0, prior_), x, nullptr,
+                            1.0);
+}
+
+void L2Regularizer::proxIn(compute::VectorSpace& space, const compute::SpaceVector& v, double step,
+                           compute::SpaceVector& out) {
+  space.pixelProx(compute::PixelPenalty::L2, residentArgs(space, 0.0, prior_), v, step, out);
 }
 
 EntropyRegularizer::EntropyRegularizer(int nx, int ny, std::vector<double> default_image)
@@ -156,6 +176,16 @@ void EntropyRegularizer::prox(const double* v, double step, double* out) {
     }
     out[p] = std::exp(y);
   }
+}
+
+double EntropyRegularizer::proxValueIn(compute::VectorSpace& space, const compute::SpaceVector& x) {
+  return space.pixelPenalty(compute::PixelPenalty::Entropy, residentArgs(space, 0.0, prior_), x,
+                            nullptr, 1.0);
+}
+
+void EntropyRegularizer::proxIn(compute::VectorSpace& space, const compute::SpaceVector& v,
+                                double step, compute::SpaceVector& out) {
+  space.pixelProx(compute::PixelPenalty::Entropy, residentArgs(space, 0.0, prior_), v, step, out);
 }
 
 }  // namespace apertura::rml

@@ -21,6 +21,10 @@ class L1Regularizer final : public Regularizer {
   bool isSeparable() const override { return true; }
   double proxValue(const double* image) override;
   void prox(const double* v, double step, double* out) override;
+  bool residentProx(compute::VectorSpace& /*space*/) const override { return true; }
+  double proxValueIn(compute::VectorSpace& space, const compute::SpaceVector& x) override;
+  void proxIn(compute::VectorSpace& space, const compute::SpaceVector& v, double step,
+              compute::SpaceVector& out) override;
 
  private:
   double eps_;
@@ -38,6 +42,10 @@ class L2Regularizer final : public Regularizer {
   bool hasProx() const override { return true; }
   bool isSeparable() const override { return true; }
   void prox(const double* v, double step, double* out) override;
+  bool residentProx(compute::VectorSpace& /*space*/) const override { return true; }
+  double proxValueIn(compute::VectorSpace& space, const compute::SpaceVector& x) override;
+  void proxIn(compute::VectorSpace& space, const compute::SpaceVector& v, double step,
+              compute::SpaceVector& out) override;
 
  private:
   double priorAt(std::size_t p) const { return prior_.empty() ? 0.0 : prior_[p]; }
@@ -61,6 +69,10 @@ class EntropyRegularizer final : public Regularizer {
   bool hasProx() const override { return true; }
   bool isSeparable() const override { return true; }
   void prox(const double* v, double step, double* out) override;
+  bool residentProx(compute::VectorSpace& /*space*/) const override { return true; }
+  double proxValueIn(compute::VectorSpace& space, const compute::SpaceVector& x) override;
+  void proxIn(compute::VectorSpace& space, const compute::SpaceVector& v, double step,
+              compute::SpaceVector& out) override;
 
  private:
   double defaultAt(std::size_t p) const { return prior_.size() == 1 ? prior_[0] : prior_[p]; }

@@ -20,6 +20,7 @@
 #include "core/rml/lbfgs.h"
 #include "core/rml/objective_function.h"
 #include "core/rml/pixel_regularizers.h"
+#include "core/rml/proximal_solvers.h"
 #include "tests/gpu/cuda_check_support.h"
 
 using namespace apertura;
@@ -259,10 +260,11 @@ struct Regularization {
   double start = 0.0;
 };
 
-// 20 iterations of projected L-BFGS (or of CG, unprojected) on chi2 + the regularizers from a
+// 20 iterations of projected L-BFGS (or of CG, unprojected, or of FISTA with every regularizer
+// by its prox) on chi2 + the regularizers from a
 // flat image, data from three point sources: CUDA and CPU take the same number of iterations and
 // end at the same image, the CUDA run with the solver's state resident on the device.
-enum class Solver { Lbfgs, ConjugateGradient };
+enum class Solver { Lbfgs, ConjugateGradient, Fista };
 
 template <typename T>
 void lbfgsIterations(const Fixture& f, double eps, double tolerance, const Regularization& r,
@@ -293,14 +295,22 @@ void lbfgsIterations(const Fixture& f, double eps, double tolerance, const Regul
     rml::ObjectiveFunction objective(f.g.numPixels());
     objective.add(rml::makeChunkChi2Term(op, held));
     for (const auto& [term, lambda] : r.terms)
-      objective.add(term, {lambda});
+      objective.add(term, {lambda, 0, solver == Solver::Fista});  // FISTA: every term by its prox
     // On the device the whole iteration is resident (the CPU operator keeps no images).
     const bool device = op.describe().rfind("backend=cuda", 0) == 0;
     if (device)
-      expect(op.vectorSpace() != nullptr && objective.residentSpace() == op.vectorSpace(),
-             "%s chi2 + %s: solver state on %s", precision<T>(), r.name.c_str(),
-             objective.residentSpace() ? objective.residentSpace()->describe().c_str() : "host");
+      expect(
+          op.vectorSpace() != nullptr && objective.smoothPart().residentSpace() == op.vectorSpace(),
+          "%s chi2 + %s: solver state on %s", precision<T>(), r.name.c_str(),
+          objective.residentSpace() ? objective.residentSpace()->describe().c_str() : "host");
     const std::vector<double> x0(f.g.numPixels(), r.start);
+    if (solver == Solver::Fista) {
+      rml::FistaSettings fs;
+      fs.positivity = true;
+      fs.stop.max_iterations = 20;
+      fs.stop.relative_tolerance = 0.0;
+      return rml::minimizeFista(objective.smoothPart(), objective.proximalTerms(), x0, fs);
+    }
     if (solver == Solver::ConjugateGradient) {
       rml::CgSettings cs;
       cs.stop.max_iterations = 20;
@@ -326,7 +336,10 @@ void lbfgsIterations(const Fixture& f, double eps, double tolerance, const Regul
              std::abs(b.objective - a.objective) < tolerance * std::abs(a.objective),
          "%s chi2 + %s: %d / %d %s iterations, images %.3g apart, objective %.10g vs %.10g",
          precision<T>(), r.name.c_str(), b.iterations, a.iterations,
-         solver == Solver::Lbfgs ? "L-BFGS" : "CG", diff, b.objective, a.objective);
+         solver == Solver::Lbfgs   ? "L-BFGS"
+         : solver == Solver::Fista ? "FISTA"
+                                   : "CG",
+         diff, b.objective, a.objective);
 }
 
 Regularization tsvAndL1(const ImageGeometry& g) {

@@ -1,8 +1,8 @@
 // The CUDA VectorSpace (label gpu): every operation against the host space on the same vectors
 // (element-wise results equal, or within an ulp where the device fuses a multiply-add; reductions
-// to rounding and bitwise repeatable), the penalties of
-// every regularizer with masks and priors on images of one and of many reduction blocks, and
-// device memory accounting. One program, one check per CTest entry; without a device it exits 77.
+// to rounding and bitwise repeatable), the penalties of every regularizer and the pixel proxes
+// with masks and priors on images of one and of many reduction blocks, and device memory
+// accounting. One program, one check per CTest entry; without a device it exits 77.
 #include <cmath>
 #include <cstring>
 #include <memory>
@@ -202,6 +202,27 @@ void penalties(VectorSpace& device) {
         expect(close(vh, vd, 1e-12) && gd < 1e-13,
                "%dx%d %s%s: value %.17g vs %.17g, gradient %.3g", nx, ny, c.name,
                masked ? " masked" : "", vd, vh, gd);
+      }
+    }
+    // The pixel proxes (entropy's Newton iteration with the device's exp and log: to rounding).
+    for (const Case& c : cases) {
+      if (!c.pixel)
+        continue;
+      for (double step : {0.3, 2.0}) {
+        compute::PenaltyArgs host_args, device_args;
+        host_args.nx = device_args.nx = nx;
+        host_args.ny = device_args.ny = ny;
+        host_args.mask = mask_v.host.get();
+        device_args.mask = mask_v.device.get();
+        if (c.with_prior) {
+          host_args.prior = prior.host.get();
+          device_args.prior = prior.device.get();
+        }
+        Pair out = s.make(start);
+        s.host().pixelProx(PixelPenalty(c.kind), host_args, *image.host, step, *out.host);
+        device.pixelProx(PixelPenalty(c.kind), device_args, *image.device, step, *out.device);
+        const double d = s.difference(out);
+        expect(d < 1e-14, "%dx%d %s prox (step %g, masked): %.3g apart", nx, ny, c.name, step, d);
       }
     }
     // Entropy of an image with a negative pixel inside the mask is +infinity on both.

@@ -80,7 +80,7 @@ if [ -n "$bundle" ]; then
   for check in compare adjoint streaming bytes threads memory; do
     run_check "test_cuda_operator_$check" 300 "$bin/cuda_operator_checks" "$check"
   done
-  for check in residual accumulation chi2term lbfgs cg regularizers; do
+  for check in residual accumulation chi2term lbfgs cg fista regularizers; do
     run_check "test_cuda_chi2_$check" 300 "$bin/cuda_chi2_checks" "$check"
   done
   run_check test_cuda_tiled_gridding 300 "$bin/cuda_tiled_checks" gridding
@@ -154,6 +154,7 @@ if [ "${APERTURA_SANITIZE:-0}" = 1 ]; then
     sanitize adjoint_memcheck memcheck "$checks_bin/cuda_operator_checks" adjoint
     sanitize space_memcheck memcheck "$checks_bin/cuda_space_checks" operations
     sanitize resident_lbfgs_memcheck memcheck "$checks_bin/cuda_chi2_checks" lbfgs
+    sanitize resident_fista_memcheck memcheck "$checks_bin/cuda_chi2_checks" fista
   else
     note "APERTURA_SANITIZE: compute-sanitizer not found"
   fi

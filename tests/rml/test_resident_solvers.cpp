@@ -1,6 +1,6 @@
-// The resident RML path (VectorSpace, ObjectiveFunction::evaluateIn, the resident L-BFGS and
-// conjugate gradients) on the host space against the host path: the same iteration, so the same
-// bits; and the cases that must stay on the host.
+// The resident RML path (VectorSpace, ObjectiveFunction::evaluateIn, the resident L-BFGS,
+// conjugate gradients and FISTA) on the host space against the host path: the same iteration, so
+// the same bits; and the cases that must stay on the host.
 #include <QtTest>
 
 #include <cmath>
@@ -16,6 +16,7 @@
 #include "core/rml/lbfgs.h"
 #include "core/rml/objective_function.h"
 #include "core/rml/pixel_regularizers.h"
+#include "core/rml/proximal_solvers.h"
 #include "core/rml/resident_lbfgs.h"
 #include "tests/rml/host_resident_operator.h"
 #include "tests/support/chunk_fixtures.h"
@@ -242,6 +243,64 @@ class TestResidentSolvers : public QObject {
     QVERIFY(sameBits(a.x, b.x));
     QVERIFY(a.iterations >= 10);
     QVERIFY(a.objective < 0.5 * host.objective->evaluate(x0.data(), nullptr));
+  }
+
+  void fistaResidentGivesTheHostBits_data() {
+    QTest::addColumn<bool>("positivity");
+    QTest::addColumn<int>("prox");  // 0: L1, 1: L2, 2: entropy
+    QTest::newRow("L1") << false << 0;
+    QTest::newRow("L1 projected") << true << 0;
+    QTest::newRow("L2 projected") << true << 1;
+    QTest::newRow("entropy") << false << 2;
+  }
+  void fistaResidentGivesTheHostBits() {
+    QFETCH(bool, positivity);
+    QFETCH(int, prox);
+    auto build = [&](bool resident) {
+      auto im = std::make_unique<Imaging>(resident, false);
+      const int nx = im->g.nx, ny = im->g.ny;
+      std::shared_ptr<ObjectiveTerm> term;
+      if (prox == 0)
+        term = std::make_shared<L1Regularizer>(nx, ny);
+      else if (prox == 1)
+        term =
+            std::make_shared<L2Regularizer>(nx, ny, std::vector<double>(im->g.numPixels(), 0.01));
+      else
+        term = std::make_shared<EntropyRegularizer>(nx, ny, std::vector<double>{0.01});
+      im->objective->add(term, {0.05, 0, true});
+      return im;
+    };
+    auto host = build(false), resident = build(true);
+    FistaSettings s;
+    s.positivity = positivity;
+    s.stop.max_iterations = 12;
+    s.stop.relative_tolerance = 0.0;
+    const std::vector<double> x0(host->g.numPixels(), 0.02);
+    const OptimizerResult a =
+        minimizeFista(host->objective->smoothPart(), host->objective->proximalTerms(), x0, s);
+    const OptimizerResult b = minimizeFista(resident->objective->smoothPart(),
+                                            resident->objective->proximalTerms(), x0, s);
+    QVERIFY(resident->op->resident_calls > 0);
+    QCOMPARE(host->op->resident_calls, 0);
+    QCOMPARE(b.iterations, a.iterations);
+    QCOMPARE(b.evaluations, a.evaluations);
+    QCOMPARE(b.objective, a.objective);
+    QVERIFY(sameBits(a.x, b.x));
+    QCOMPARE(a.iterations, 12);
+  }
+
+  void fistaWithAHostOnlyProxStaysOnTheHost() {
+    Imaging resident(true, false);
+    resident.objective->add(
+        std::make_shared<TotalVariation>(resident.g.nx, resident.g.ny, TvKind::Isotropic),
+        {0.01, 0, true});
+    FistaSettings s;  // no positivity: TV's own prox, not an inner SDMM with the clipping
+    s.stop.max_iterations = 3;
+    const OptimizerResult r =
+        minimizeFista(resident.objective->smoothPart(), resident.objective->proximalTerms(),
+                      std::vector<double>(resident.g.numPixels(), 0.02), s);
+    QCOMPARE(r.iterations, 3);
+    QCOMPARE(resident.op->resident_calls, 0);  // TV's prox runs on the host: so does FISTA
   }
 
   void aTermWithoutResidentEvaluationKeepsTheObjectiveOnTheHost() {

@@ -4,6 +4,8 @@
 #include <memory>
 #include <string>
 
+#include "core/compute/mapping_math.h"
+
 namespace apertura::compute {
 
 // A vector of doubles where a VectorSpace keeps it: host RAM, or an accelerator's memory. Only
@@ -100,6 +102,15 @@ class VectorSpace {
   virtual void extrapolate(const SpaceVector& p, const SpaceVector& x, double momentum,
                            SpaceVector& y) = 0;
   virtual void maxWith(double floor, SpaceVector& v) = 0;
+
+  // The solver's variables to the image and the image's gradient back (rml::MappedObjective):
+  // image = phi(x) where `support` (0/1; null: everywhere) is 1, else 0; grad_x = phi'(x)
+  // grad_image where it is 1, 0 * grad_image elsewhere.
+  virtual void mapToImage(PixelMapping m, const SpaceVector& x, const SpaceVector* support,
+                          SpaceVector& image) = 0;
+  virtual void mapGradient(PixelMapping m, const SpaceVector& x, const SpaceVector& image,
+                           const SpaceVector* support, const SpaceVector& grad_image,
+                           SpaceVector& grad_x) = 0;
 
   // The penalty's value at `image` and, when `gradient` is not null, scale * its gradient added
   // to it.

@@ -477,6 +477,44 @@ void CudaVectorSpace::pixelProx(compute::PixelPenalty kind, const compute::Penal
   check(cudaGetLastError(), "pixelProx kernel launch");
 }
 
+void CudaVectorSpace::mapToImage(compute::PixelMapping m, const compute::SpaceVector& vx,
+                                 const compute::SpaceVector* vsupport,
+                                 compute::SpaceVector& vimage) {
+  requireSame(vx.size(), vimage.size(), "mapToImage");
+  if (vsupport != nullptr)
+    requireSame(vx.size(), vsupport->size(), "mapToImage");
+  const double* x = of(vx);
+  const double* support = vsupport ? of(*vsupport) : nullptr;
+  double* image = of(vimage);
+  forEachKernel<<<elementBlocks(vx.size()), kThreads, 0, stream_>>>(
+      vx.size(), [=] __device__(unsigned long long k) {
+        image[k] = support && support[k] == 0.0 ? 0.0 : compute::mapping::toImage(m, x[k]);
+      });
+  check(cudaGetLastError(), "mapToImage kernel launch");
+}
+
+void CudaVectorSpace::mapGradient(compute::PixelMapping m, const compute::SpaceVector& vx,
+                                  const compute::SpaceVector& vimage,
+                                  const compute::SpaceVector* vsupport,
+                                  const compute::SpaceVector& vgrad_image,
+                                  compute::SpaceVector& vgrad_x) {
+  requireSame(vx.size(), vimage.size(), "mapGradient");
+  requireSame(vx.size(), vgrad_image.size(), "mapGradient");
+  requireSame(vx.size(), vgrad_x.size(), "mapGradient");
+  const double* x = of(vx);
+  const double* image = of(vimage);
+  const double* support = vsupport ? of(*vsupport) : nullptr;
+  const double* grad_image = of(vgrad_image);
+  double* grad_x = of(vgrad_x);
+  forEachKernel<<<elementBlocks(vx.size()), kThreads, 0, stream_>>>(
+      vx.size(), [=] __device__(unsigned long long k) {
+        const double derivative =
+            support && support[k] == 0.0 ? 0.0 : compute::mapping::derivative(m, x[k], image[k]);
+        grad_x[k] = derivative * grad_image[k];
+      });
+  check(cudaGetLastError(), "mapGradient kernel launch");
+}
+
 template <typename DC>
 void CudaVectorSpace::addReal(double scale, const DC* image, compute::SpaceVector& vout) {
   double* out = of(vout);

@@ -59,6 +59,11 @@ class CudaVectorSpace final : public compute::VectorSpace {
   void extrapolate(const compute::SpaceVector& p, const compute::SpaceVector& x, double momentum,
                    compute::SpaceVector& y) override;
   void maxWith(double floor, compute::SpaceVector& v) override;
+  void mapToImage(compute::PixelMapping m, const compute::SpaceVector& x,
+                  const compute::SpaceVector* support, compute::SpaceVector& image) override;
+  void mapGradient(compute::PixelMapping m, const compute::SpaceVector& x,
+                   const compute::SpaceVector& image, const compute::SpaceVector* support,
+                   const compute::SpaceVector& grad_image, compute::SpaceVector& grad_x) override;
   double pixelPenalty(compute::PixelPenalty kind, const compute::PenaltyArgs& args,
                       const compute::SpaceVector& image, compute::SpaceVector* gradient,
                       double scale) override;

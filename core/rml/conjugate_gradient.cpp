@@ -31,7 +31,6 @@ std::string toString(CgBeta beta) {
 
 namespace {
 
-using compute::SpaceVector;
 using compute::SpaceVectorPtr;
 using compute::VectorSpace;
 
@@ -63,7 +62,7 @@ double computeBeta(CgBeta rule, const VectorSpace::ConjugateProducts& p) {
 
 // The iteration, written once for every VectorSpace: f's resident space (an accelerator's
 // memory: only x0 goes there and the result comes back) or the host space.
-OptimizerResult conjugateGradientIn(DifferentiableFunction& f, VectorSpace& space, Vector x0,
+OptimizerResult conjugateGradientIn(DifferentiableFunction& f, VectorSpace& space, const Vector& x0,
                                     const CgSettings& settings) {
   const std::size_t n = x0.size();
   OptimizerResult result;
@@ -143,9 +142,9 @@ OptimizerResult minimizeConjugateGradient(DifferentiableFunction& f, Vector x0,
   if (x0.size() != f.dimension())
     throw std::invalid_argument("CG: x0 has the wrong size");
   if (VectorSpace* space = f.residentSpace())
-    return conjugateGradientIn(f, *space, std::move(x0), settings);
+    return conjugateGradientIn(f, *space, x0, settings);
   OnHostSpace host(f);
-  return conjugateGradientIn(host, *host.residentSpace(), std::move(x0), settings);
+  return conjugateGradientIn(host, *host.residentSpace(), x0, settings);
 }
 
 }  // namespace apertura::rml

@@ -284,6 +284,40 @@ void HostVectorSpace::maxWith(double floor, SpaceVector& vv) {
   });
 }
 
+void HostVectorSpace::mapToImage(compute::PixelMapping m, const SpaceVector& vx,
+                                 const SpaceVector* vsupport, SpaceVector& vimage) {
+  const auto& x = of(vx);
+  const double* support = vsupport ? of(*vsupport).data() : nullptr;
+  auto& image = of(vimage);
+  requireSameSize(x, image, "mapToImage");
+  if (vsupport != nullptr)
+    requireSameSize(x, of(*vsupport), "mapToImage");
+  parallelFor(x.size(), [&](std::size_t begin, std::size_t end) {
+    for (std::size_t k = begin; k < end; ++k)
+      image[k] = support && support[k] == 0.0 ? 0.0 : compute::mapping::toImage(m, x[k]);
+  });
+}
+
+void HostVectorSpace::mapGradient(compute::PixelMapping m, const SpaceVector& vx,
+                                  const SpaceVector& vimage, const SpaceVector* vsupport,
+                                  const SpaceVector& vgrad_image, SpaceVector& vgrad_x) {
+  const auto& x = of(vx);
+  const auto& image = of(vimage);
+  const double* support = vsupport ? of(*vsupport).data() : nullptr;
+  const auto& grad_image = of(vgrad_image);
+  auto& grad_x = of(vgrad_x);
+  requireSameSize(x, image, "mapGradient");
+  requireSameSize(x, grad_image, "mapGradient");
+  requireSameSize(x, grad_x, "mapGradient");
+  parallelFor(x.size(), [&](std::size_t begin, std::size_t end) {
+    for (std::size_t k = begin; k < end; ++k) {
+      const double derivative =
+          support && support[k] == 0.0 ? 0.0 : compute::mapping::derivative(m, x[k], image[k]);
+      grad_x[k] = derivative * grad_image[k];
+    }
+  });
+}
+
 std::size_t HostVectorSpace::bytesHeld() const {
   return elements_ * sizeof(double);
 }

@@ -4,18 +4,17 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "core/compute/mapping_math.h"
+
 namespace apertura::rml {
 
 namespace {
 
-double softplus(double x) {
-  return x > 0.0 ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x));
-}
-double sigmoid(double x) {
-  if (x >= 0.0)
-    return 1.0 / (1.0 + std::exp(-x));
-  const double e = std::exp(x);
-  return e / (1.0 + e);
+using compute::mapping::sigmoid;
+using compute::mapping::softplus;
+
+compute::PixelMapping pixelMapping(ImageMapping m) {
+  return m == ImageMapping::Exp ? compute::PixelMapping::Exp : compute::PixelMapping::Softplus;
 }
 
 }  // namespace
@@ -92,31 +91,43 @@ double MappedObjective::evaluate(const double* x, double* gradient) {
 }
 
 compute::VectorSpace* MappedObjective::residentSpace() {
-  return mapping_ == ImageMapping::Identity ? f_.residentSpace() : nullptr;
+  return f_.residentSpace();
 }
 
 double MappedObjective::evaluateIn(const compute::SpaceVector& x, compute::SpaceVector* gradient) {
-  if (support_.empty())
+  if (mapping_ == ImageMapping::Identity && support_.empty())
     return f_.evaluateIn(x, gradient);
   compute::VectorSpace* space = residentSpace();
   if (space == nullptr)
-    throw std::logic_error("MappedObjective: no resident evaluation for this mapping");
+    throw std::logic_error("MappedObjective: the objective has no resident evaluation");
   if (space != resident_space_) {
-    std::vector<double> indicator(support_.size());
-    for (std::size_t k = 0; k < indicator.size(); ++k)
-      indicator[k] = inside(k) ? 1.0 : 0.0;
-    resident_support_ = space->create(indicator.size());
-    space->upload(indicator.data(), *resident_support_);
-    resident_image_ = space->create(indicator.size());
-    resident_gradient_ = space->create(indicator.size());
+    if (!support_.empty()) {
+      std::vector<double> indicator(support_.size());
+      for (std::size_t k = 0; k < indicator.size(); ++k)
+        indicator[k] = inside(k) ? 1.0 : 0.0;
+      resident_support_ = space->create(indicator.size());
+      space->upload(indicator.data(), *resident_support_);
+    }
+    resident_image_ = space->create(dimension());
+    resident_gradient_ = space->create(dimension());
     resident_space_ = space;
   }
-  // 1 * x and 0 * x: the host path's image and its derivative-times-gradient, bit for bit.
-  space->multiply(*resident_support_, x, *resident_image_);
+  const compute::SpaceVector* support = resident_support_.get();
+  if (mapping_ == ImageMapping::Identity) {
+    // 1 * x and 0 * x: the host path's image and its derivative-times-gradient, bit for bit.
+    space->multiply(*support, x, *resident_image_);
+  } else {
+    space->mapToImage(pixelMapping(mapping_), x, support, *resident_image_);
+  }
   const double value =
       f_.evaluateIn(*resident_image_, gradient ? resident_gradient_.get() : nullptr);
-  if (gradient != nullptr)
-    space->multiply(*resident_support_, *resident_gradient_, *gradient);
+  if (gradient == nullptr)
+    return value;
+  if (mapping_ == ImageMapping::Identity)
+    space->multiply(*support, *resident_gradient_, *gradient);
+  else
+    space->mapGradient(pixelMapping(mapping_), x, *resident_image_, support, *resident_gradient_,
+                       *gradient);
   return value;
 }
 

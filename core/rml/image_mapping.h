@@ -25,7 +25,7 @@ class MappedObjective final : public DifferentiableFunction {
   double evaluate(const double* x, double* gradient) override;
   std::vector<TermValue> lastTermValues() const override { return f_.lastTermValues(); }
   std::vector<StageTime> takeStageTimes() override { return f_.takeStageTimes(); }
-  // The identity mapping only (the support applied as a 0/1 product where the image lives).
+  // Where the objective is resident: the mapping and the support are applied there.
   compute::VectorSpace* residentSpace() override;
   double evaluateIn(const compute::SpaceVector& x, compute::SpaceVector* gradient) override;
 

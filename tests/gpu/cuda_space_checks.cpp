@@ -131,6 +131,18 @@ void vectorOperations(VectorSpace& device) {
                s.difference(sv) == 0.0 && s.difference(yv) == 0.0,
            "n=%zu differences s.y %.17g vs %.17g, s.s %.17g vs %.17g, y.y %.17g vs %.17g", n, pd.sy,
            ph.sy, pd.ss, ph.ss, pd.yy, ph.yy);
+    // The positivity mappings (the device's exp and log1p: to rounding).
+    for (auto m : {compute::PixelMapping::Exp, compute::PixelMapping::Softplus}) {
+      Pair image = s.make(std::vector<double>(n, 0.0)), grad = s.make(std::vector<double>(n, 0.0));
+      s.host().mapToImage(m, *x.host, nullptr, *image.host);
+      device.mapToImage(m, *x.device, nullptr, *image.device);
+      const double di = s.difference(image);
+      s.host().mapGradient(m, *x.host, *image.host, nullptr, *g.host, *grad.host);
+      device.mapGradient(m, *x.device, *image.device, nullptr, *g.device, *grad.device);
+      expect(di < 1e-15 && s.difference(grad) < 1e-15,
+             "n=%zu %s mapping: image %.3g, gradient %.3g", n,
+             m == compute::PixelMapping::Exp ? "exp" : "softplus", di, s.difference(grad));
+    }
     device.copy(*x.device, *d.device);
     s.host().copy(*x.host, *d.host);
     device.fill(2.5, *y.device);

@@ -137,7 +137,7 @@ OptimizerResult conjugateGradientIn(DifferentiableFunction& f, VectorSpace& spac
 
 }  // namespace
 
-OptimizerResult minimizeConjugateGradient(DifferentiableFunction& f, Vector x0,
+OptimizerResult minimizeConjugateGradient(DifferentiableFunction& f, const Vector& x0,
                                           const CgSettings& settings) {
   if (x0.size() != f.dimension())
     throw std::invalid_argument("CG: x0 has the wrong size");

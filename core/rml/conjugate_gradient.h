@@ -28,7 +28,7 @@ struct CgSettings {
 
 // Nonlinear conjugate gradients: d_k+1 = -g_k+1 + beta_k d_k, restarted when d is not a descent
 // direction.
-OptimizerResult minimizeConjugateGradient(DifferentiableFunction& f, Vector x0,
+OptimizerResult minimizeConjugateGradient(DifferentiableFunction& f, const Vector& x0,
                                           const CgSettings& settings);
 
 }  // namespace apertura::rml

@@ -65,11 +65,9 @@ class ChunkChi2Term final : public DataTerm {
 
   // Resident: the operator's own space, for the plain sum of one process's chunks (the exact
   // and distributed sums reduce on the host).
-  compute::VectorSpace* dataSpace() override {
-    return exact_ || sum_ || !op_.formsResiduals() ? nullptr : op_.vectorSpace();
-  }
+  compute::VectorSpace* dataSpace() override { return residentSum() ? op_.vectorSpace() : nullptr; }
   bool residentIn(compute::VectorSpace& space) const override {
-    return !exact_ && !sum_ && op_.formsResiduals() && op_.vectorSpace() == &space;
+    return residentSum() && op_.vectorSpace() == &space;
   }
   double evaluateIn(compute::VectorSpace& /*space*/, const compute::SpaceVector& image,
                     compute::SpaceVector* gradient, double scale) override {
@@ -118,6 +116,10 @@ class ChunkChi2Term final : public DataTerm {
   struct PassTimes {
     double plan = 0.0, degrid = 0.0, residual = 0.0, grid = 0.0, reduce = 0.0;
   };
+
+  // The plain sum of one process's chunks by an operator that forms residuals: the sums that
+  // can stay where the operator keeps its data.
+  bool residentSum() const { return !exact_ && !sum_ && op_.formsResiduals(); }
 
   // The pass's stage times (`total` seconds in all) into times_, and a fresh pass_.
   void recordPass(bool gradient, double total) {

@@ -40,8 +40,7 @@ std::vector<double>& HostVectorSpace::of(SpaceVector& v) {
 }
 
 compute::SpaceVectorPtr HostVectorSpace::create(std::size_t n) {
-  elements_ += n;
-  return std::make_unique<Vec>(n);
+  return std::make_unique<Vec>(n, elements_);
 }
 
 void HostVectorSpace::upload(const double* host, SpaceVector& v) {
@@ -319,7 +318,7 @@ void HostVectorSpace::mapGradient(compute::PixelMapping m, const SpaceVector& vx
 }
 
 std::size_t HostVectorSpace::bytesHeld() const {
-  return elements_ * sizeof(double);
+  return *elements_ * sizeof(double);
 }
 
 }  // namespace apertura::rml

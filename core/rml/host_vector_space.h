@@ -1,6 +1,7 @@
 #pragma once
 
 #include <atomic>
+#include <memory>
 #include <vector>
 
 #include "core/compute/vector_space.h"
@@ -15,9 +16,16 @@ class HostVectorSpace final : public compute::VectorSpace {
  public:
   class Vec final : public compute::SpaceVector {
    public:
-    explicit Vec(std::size_t n) : data(n, 0.0) {}
+    Vec(std::size_t n, std::shared_ptr<std::atomic<std::size_t>> held)
+        : data(n, 0.0), held_(std::move(held)) {
+      *held_ += n;
+    }
+    ~Vec() override { *held_ -= data.size(); }
     std::size_t size() const override { return data.size(); }
-    std::vector<double> data;
+    std::vector<double> data;  // its size is fixed: the count of held elements follows it
+
+   private:
+    std::shared_ptr<std::atomic<std::size_t>> held_;
   };
   static const std::vector<double>& of(const compute::SpaceVector& v);
   static std::vector<double>& of(compute::SpaceVector& v);
@@ -71,7 +79,9 @@ class HostVectorSpace final : public compute::VectorSpace {
   std::size_t bytesHeld() const override;
 
  private:
-  std::atomic<std::size_t> elements_{0};  // of the vectors created (an upper bound once freed)
+  // Elements of the vectors alive (shared: a vector may outlive its space).
+  std::shared_ptr<std::atomic<std::size_t>> elements_ =
+      std::make_shared<std::atomic<std::size_t>>(0);
 };
 
 // A host function seen through the host space (evaluateIn on the vectors' own storage, no

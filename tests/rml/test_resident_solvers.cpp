@@ -18,6 +18,7 @@
 #include "core/rml/pixel_regularizers.h"
 #include "core/rml/proximal_solvers.h"
 #include "core/rml/resident_lbfgs.h"
+#include "tests/rml/coupled_chain.h"
 #include "tests/rml/host_resident_operator.h"
 #include "tests/support/chunk_fixtures.h"
 
@@ -28,40 +29,45 @@ namespace {
 
 const double kArcsec = M_PI / 180.0 / 3600.0;
 
-// A smooth non-quadratic function (a chain of Rosenbrock terms), on the host or resident in a
-// HostVectorSpace through the same code.
-class Chain final : public DifferentiableFunction {
- public:
-  Chain(std::size_t n, bool resident) : n_(n), resident_(resident) {}
-  std::size_t dimension() const override { return n_; }
-  double evaluate(const double* x, double* g) override {
-    ++host_calls;
-    double f = 0.0;
-    if (g != nullptr)
-      std::fill(g, g + n_, 0.0);
-    for (std::size_t i = 0; i + 1 < n_; ++i) {
-      const double a = x[i + 1] - x[i] * x[i], b = 1.0 - x[i];
-      f += 10.0 * a * a + b * b;
-      if (g != nullptr) {
-        g[i] += -40.0 * a * x[i] - 2.0 * b;
-        g[i + 1] += 20.0 * a;
-      }
-    }
-    return f;
+bool sameBits(const std::vector<double>& a, const std::vector<double>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
+}
+
+// A badly conditioned non-quadratic chain (tests/rml/coupled_chain.h) of n variables.
+rml::test::CoupledChain chain(std::size_t n) {
+  Vector w(n), b(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    w[i] = 1.0 + 50.0 * double(i % 7);
+    b[i] = std::cos(0.21 * double(i));
   }
-  compute::VectorSpace* residentSpace() override { return resident_ ? &space_ : nullptr; }
+  return rml::test::CoupledChain(std::move(w), std::move(b), 0.5, true);
+}
+
+// f seen resident in a host space (OnHostSpace), counting the resident evaluations.
+class ResidentView final : public DifferentiableFunction {
+ public:
+  explicit ResidentView(DifferentiableFunction& f) : host_(f) {}
+  std::size_t dimension() const override { return host_.dimension(); }
+  double evaluate(const double* x, double* g) override { return host_.evaluate(x, g); }
+  compute::VectorSpace* residentSpace() override { return host_.residentSpace(); }
   double evaluateIn(const compute::SpaceVector& x, compute::SpaceVector* g) override {
     ++resident_calls;
-    return evaluate(HostVectorSpace::of(x).data(), g ? HostVectorSpace::of(*g).data() : nullptr);
+    return host_.evaluateIn(x, g);
   }
-  int host_calls = 0;
   int resident_calls = 0;
 
  private:
-  std::size_t n_;
-  bool resident_;
-  HostVectorSpace space_;
+  OnHostSpace host_;
 };
+
+// b took a's iterations and evaluations and ended at a's objective and iterate, bit for bit.
+void compareRuns(const OptimizerResult& a, const OptimizerResult& b) {
+  QCOMPARE(b.iterations, a.iterations);
+  QCOMPARE(b.evaluations, a.evaluations);
+  QCOMPARE(int(b.reason), int(a.reason));
+  QCOMPARE(b.objective, a.objective);
+  QVERIFY(sameBits(a.x, b.x));
+}
 
 LbfgsSettings settings(int iterations, bool positivity, LineSearchKind kind) {
   LbfgsSettings s;
@@ -71,10 +77,6 @@ LbfgsSettings settings(int iterations, bool positivity, LineSearchKind kind) {
   s.stop.max_iterations = iterations;
   s.stop.relative_tolerance = 0.0;
   return s;
-}
-
-bool sameBits(const std::vector<double>& a, const std::vector<double>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
 }
 
 // An imaging objective: chi2 through an operator that forms residuals (resident or not) and a
@@ -153,21 +155,30 @@ class TestResidentSolvers : public QObject {
     std::vector<double> x0(300);
     for (std::size_t i = 0; i < x0.size(); ++i)
       x0[i] = 0.5 * std::sin(0.37 * double(i)) + (positivity ? 0.2 : -0.3);
-    Chain host(x0.size(), false), resident(x0.size(), true);
+    rml::test::CoupledChain host = chain(x0.size()), inner = chain(x0.size());
+    ResidentView resident(inner);
     const OptimizerResult a = minimizeLbfgs(host, x0, s);
     QVERIFY(lbfgsRunsResident(resident, s));
     const OptimizerResult b = minimizeLbfgs(resident, x0, s);
-    QCOMPARE(resident.host_calls, resident.resident_calls);  // every evaluation was resident
-    QCOMPARE(b.iterations, a.iterations);
-    QCOMPARE(b.evaluations, a.evaluations);
-    QCOMPARE(int(b.reason), int(a.reason));
-    QCOMPARE(b.objective, a.objective);
-    QVERIFY(sameBits(a.x, b.x));
+    QCOMPARE(inner.evaluations, resident.resident_calls);  // every evaluation was resident
+    compareRuns(a, b);
     QVERIFY(a.iterations >= 10);
   }
 
+  void hostSpaceCountsTheVectorsAlive() {
+    HostVectorSpace space;
+    QCOMPARE(space.bytesHeld(), std::size_t(0));
+    auto a = space.create(100);
+    {
+      auto b = space.create(50);
+      QCOMPARE(space.bytesHeld(), std::size_t(150 * sizeof(double)));
+    }
+    QCOMPARE(space.bytesHeld(), std::size_t(100 * sizeof(double)));
+  }
+
   void hostOnlySettingsStayOnTheHost() {
-    Chain f(50, true);
+    rml::test::CoupledChain inner = chain(50);
+    ResidentView f(inner);
     LbfgsSettings s = settings(5, false, LineSearchKind::StrongWolfe);
     s.float_history = true;
     QVERIFY(!lbfgsRunsResident(f, s));
@@ -205,10 +216,7 @@ class TestResidentSolvers : public QObject {
     const OptimizerResult b = minimizeLbfgs(resident_recorder, x0, s);
     QVERIFY(resident.op->resident_calls > 0);
     QCOMPARE(host.op->resident_calls, 0);
-    QCOMPARE(b.iterations, a.iterations);
-    QCOMPARE(b.evaluations, a.evaluations);
-    QCOMPARE(b.objective, a.objective);
-    QVERIFY(sameBits(a.x, b.x));
+    compareRuns(a, b);
     QVERIFY(sameBits(observed, b.x));
     QCOMPARE(resident_terms.size(), host_terms.size());
     for (std::size_t k = 0; k < host_terms.size(); ++k) {
@@ -237,10 +245,7 @@ class TestResidentSolvers : public QObject {
     const OptimizerResult b = minimizeConjugateGradient(*resident.objective, x0, s);
     QVERIFY(resident.op->resident_calls > 0);
     QCOMPARE(host.op->resident_calls, 0);
-    QCOMPARE(b.iterations, a.iterations);
-    QCOMPARE(b.evaluations, a.evaluations);
-    QCOMPARE(b.objective, a.objective);
-    QVERIFY(sameBits(a.x, b.x));
+    compareRuns(a, b);
     QVERIFY(a.iterations >= 10);
     QVERIFY(a.objective < 0.5 * host.objective->evaluate(x0.data(), nullptr));
   }
@@ -282,10 +287,7 @@ class TestResidentSolvers : public QObject {
                                             resident->objective->proximalTerms(), x0, s);
     QVERIFY(resident->op->resident_calls > 0);
     QCOMPARE(host->op->resident_calls, 0);
-    QCOMPARE(b.iterations, a.iterations);
-    QCOMPARE(b.evaluations, a.evaluations);
-    QCOMPARE(b.objective, a.objective);
-    QVERIFY(sameBits(a.x, b.x));
+    compareRuns(a, b);
     QCOMPARE(a.iterations, 12);
   }
 
@@ -329,9 +331,7 @@ class TestResidentSolvers : public QObject {
     const OptimizerResult b = minimizeLbfgs(resident_mapped, x0, settings_);
     QVERIFY(resident.op->resident_calls > 0);
     QCOMPARE(host.op->resident_calls, 0);
-    QCOMPARE(b.iterations, a.iterations);
-    QCOMPARE(b.objective, a.objective);
-    QVERIFY(sameBits(a.x, b.x));
+    compareRuns(a, b);
     QVERIFY(a.iterations >= 8);
   }
 

@@ -52,7 +52,7 @@ ComplexOptimizerResult minimizeConjugateGradient(ComplexDifferentiableFunction& 
     x[2 * k] = z0[k].real();
     x[2 * k + 1] = z0[k].imag();
   }
-  const OptimizerResult r = minimizeConjugateGradient(real, std::move(x), settings);
+  const OptimizerResult r = minimizeConjugateGradient(real, x, settings);
   ComplexOptimizerResult out;
   out.z.resize(z0.size());
   for (std::size_t k = 0; k < z0.size(); ++k)

@@ -13,12 +13,12 @@
 #include <cstring>
 #include <functional>
 #include <random>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "core/imaging/operator_factory.h"
+#include "tests/benchmarks/bench_args.h"
 
 using namespace apertura::imaging;
 using cf = std::complex<float>;
@@ -40,15 +40,6 @@ double once(const std::function<void()>& f) {
   const auto t0 = std::chrono::steady_clock::now();
   f();
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-std::vector<double> parseList(const char* s) {
-  std::vector<double> out;
-  std::stringstream in(s);
-  std::string item;
-  while (std::getline(in, item, ','))
-    out.push_back(std::atof(item.c_str()));
-  return out;
 }
 
 // Random baselines over 90% of the uv range the image supports (as bench_gridding).
@@ -94,9 +85,9 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--eps") && i + 1 < argc)
       eps = std::atof(argv[++i]);
     else if (!std::strcmp(argv[i], "--sizes") && i + 1 < argc)
-      sizes = parseList(argv[++i]);
+      sizes = apertura::bench::parseList(argv[++i]);
     else if (!std::strcmp(argv[i], "--vis") && i + 1 < argc)
-      counts = parseList(argv[++i]);
+      counts = apertura::bench::parseList(argv[++i]);
     else if (!std::strcmp(argv[i], "--device") && i + 1 < argc)
       device = std::atoi(argv[++i]);
     else {

@@ -14,13 +14,13 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "core/cuda/tiled_gridding.cuh"
 #include "core/imaging/device_kernel.h"
 #include "core/imaging/operator_layout.h"
+#include "tests/benchmarks/bench_args.h"
 
 using namespace apertura;
 using namespace apertura::cuda;
@@ -57,15 +57,6 @@ __global__ void makeSamples(unsigned long long n, int nu, int nv, bool central, 
   const double phase = 6.283185307179586 * hashUniform(4 * i + 2);
   vis[i] = make_float2(float(cos(phase)), float(sin(phase)));
   weights[i] = 1.0f;
-}
-
-std::vector<double> parseList(const char* s) {
-  std::vector<double> out;
-  std::stringstream in(s);
-  std::string item;
-  while (std::getline(in, item, ','))
-    out.push_back(std::atof(item.c_str()));
-  return out;
 }
 
 // Median seconds of 5 runs of `launch` after a warm-up, `reset` (not timed) before each.
@@ -195,9 +186,9 @@ int main(int argc, char** argv) {
   double eps = 1e-4;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!std::strcmp(argv[i], "--sizes"))
-      sizes = parseList(argv[i + 1]);
+      sizes = bench::parseList(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--vis"))
-      vis = parseList(argv[i + 1]);
+      vis = bench::parseList(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--eps"))
       eps = std::atof(argv[i + 1]);
   }

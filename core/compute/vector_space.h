@@ -124,8 +124,39 @@ class VectorSpace {
   virtual void pixelProx(PixelPenalty kind, const PenaltyArgs& args, const SpaceVector& v,
                          double step, SpaceVector& out) = 0;
 
+  // The two passes of the total-variation prox's dual iteration (Beck & Teboulle's fast gradient
+  // projection, rml/tv_prox.h), with the dual field q = (qx, qy) one pair per pixel.
+  // primalFromDual: out = v - step D^T q (D: forward differences, Neumann boundaries), clipped at
+  // zero when `nonnegative` (out may not be qx or qy).
+  virtual void primalFromDual(int nx, int ny, const SpaceVector& v, const SpaceVector& qx,
+                              const SpaceVector& qy, double step, bool nonnegative,
+                              SpaceVector& out) = 0;
+  // dualStep: from the extrapolated point r = (rx, ry) and x = primalFromDual(r), the projected
+  // step q' = P(r + (step D x - h r) / lipschitz) with h = step delta / m (Huber's dual term; 0
+  // for TV) and P the ball (isotropic) or box of radius m; then r = q' + momentum (q' - q) and
+  // q = q'. Returns |q' - q|^2 and |q'|^2.
+  struct DualStepArgs {
+    int nx = 0;
+    int ny = 0;
+    const SpaceVector* mask = nullptr;  // m per pixel; null: 1
+    bool isotropic = true;
+    double step = 0.0;
+    double lipschitz = 1.0;
+    double huber_delta = 0.0;  // > 0: Huber's penalty of |grad| instead of TV
+    double momentum = 0.0;
+  };
+  struct DualSums {
+    double change = 0.0;
+    double norm = 0.0;
+  };
+  virtual DualSums dualStep(const DualStepArgs& args, const SpaceVector& x, SpaceVector& qx,
+                            SpaceVector& qy, SpaceVector& rx, SpaceVector& ry) = 0;
+
   // Bytes of vectors this space holds now (the engine's device telemetry).
   virtual std::size_t bytesHeld() const = 0;
+  // Bytes more vectors may take now (a device's free memory), so that a solver whose state would
+  // not fit keeps it on the host instead of failing part way.
+  virtual std::size_t bytesAvailable() const = 0;
 };
 
 }  // namespace apertura::compute

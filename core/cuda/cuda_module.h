@@ -10,7 +10,7 @@
 namespace apertura::cuda {
 
 // Bump when CudaOperatorConfig, GpuInventory or the entry points change.
-constexpr int kCudaModuleAbi = 3;  // 3: ImagingOperator resident images (vectorSpace())
+constexpr int kCudaModuleAbi = 4;  // 4: VectorSpace dual passes (primalFromDual, dualStep)
 constexpr const char* kCudaModuleFile = "libapertura_cuda.so";
 
 using AbiFn = int (*)();

@@ -57,6 +57,13 @@ std::size_t CudaVectorSpace::bytesHeld() const {
   return std::size_t(std::max<std::int64_t>(0, bytes_->load()));
 }
 
+std::size_t CudaVectorSpace::bytesAvailable() const {
+  selectDevice();
+  std::size_t free_bytes = 0, total = 0;
+  check(cudaMemGetInfo(&free_bytes, &total), "cudaMemGetInfo");
+  return free_bytes;
+}
+
 compute::SpaceVectorPtr CudaVectorSpace::create(std::size_t n) {
   selectDevice();
   auto v = std::make_unique<Vec>();

@@ -72,7 +72,15 @@ class CudaVectorSpace final : public compute::VectorSpace {
                            double scale) override;
   void pixelProx(compute::PixelPenalty kind, const compute::PenaltyArgs& args,
                  const compute::SpaceVector& v, double step, compute::SpaceVector& out) override;
+  // In cuda_space_duals.cu.
+  void primalFromDual(int nx, int ny, const compute::SpaceVector& v, const compute::SpaceVector& qx,
+                      const compute::SpaceVector& qy, double step, bool nonnegative,
+                      compute::SpaceVector& out) override;
+  DualSums dualStep(const DualStepArgs& args, const compute::SpaceVector& x,
+                    compute::SpaceVector& qx, compute::SpaceVector& qy, compute::SpaceVector& rx,
+                    compute::SpaceVector& ry) override;
   std::size_t bytesHeld() const override;
+  std::size_t bytesAvailable() const override;  // the device's free memory
 
   // Adds scale * Re(image[p]) to out[p] for a complex device image of T (the adjoint's last step).
   template <typename DC>

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <thread>
 
+#include "core/plugin/plugin_registry.h"
 #include "core/rml/lbfgs_history.h"
 
 namespace apertura::engine {
@@ -62,7 +63,12 @@ OptimizerMemory optimizerMemory(const project::ProjectSettings& s, std::uint64_t
     return lbfgs(m, resident, history.float_storage ? sizeof(float) : sizeof(double));
   }
   if (o.method == "fista") {
-    mem.ram_vectors = 4;  // extrapolated point, its gradient, prox input and output
+    // Extrapolated point, its gradient, prox input and output; a TV prox's dual fields (two
+    // pairs), its primal iterate and the copies of its input and output.
+    const bool tv = std::any_of(s.regularizers.begin(), s.regularizers.end(), [](const auto& r) {
+      return r.lambda != 0.0 && (r.type == "tv" || r.type == "tv-aniso");
+    });
+    mem.ram_vectors = 4 + (tv ? 7 : 0);
   } else if (o.method == "sdmm") {
     // Per function (the smooth part, each regularizer, positivity): y_i and z_i; plus the prox
     // input, the warm start, and the inner L-BFGS (default history 10, all in RAM) of the smooth
@@ -76,6 +82,32 @@ OptimizerMemory optimizerMemory(const project::ProjectSettings& s, std::uint64_t
   }
   mem.ram_bytes = mem.ram_vectors * pixels * sizeof(double);
   return mem;
+}
+
+bool optimizerOnDevice(const project::ProjectSettings& s, std::uint64_t planes) {
+  if (s.imaging.backend != "cuda" || planes != 1)
+    return false;
+  int nonsmooth = 0;
+  for (const auto& r : s.regularizers) {
+    if (r.lambda == 0.0)
+      continue;
+    if (!plugin::isBuiltinRegularizer(r.type))
+      return false;  // a plugin's term is evaluated on the host
+    nonsmooth += (r.type == "l1" || r.type == "tv" || r.type == "tv-aniso") ? 1 : 0;
+  }
+  const auto& o = s.optimizer;
+  if (o.method == "lbfgs") {
+    rml::LbfgsHistoryOptions history;
+    history.max_corrections = o.history;
+    history.in_memory_limit = o.in_memory_limit.value_or(0);
+    history.memory_threshold_bytes = historyMemoryBytes(o);
+    return o.history_precision != "float" &&
+           rml::LbfgsHistory::residentPairs(std::uint64_t(s.imaging.nx) * s.imaging.ny, history) ==
+               std::max(1, o.history);
+  }
+  if (o.method.rfind("cg-", 0) == 0)
+    return true;
+  return o.method == "fista" && nonsmooth <= 1;
 }
 
 std::uint64_t imagePlanes(const project::ProjectSettings& s, const DataVolume& data) {
@@ -120,7 +152,8 @@ MemoryEstimate estimateMemory(const project::ProjectSettings& s, const DataVolum
   const std::uint64_t planes = imagePlanes(s, data);
   e.image_bytes = kImageBuffers * planes * pixels * sizeof(double);
   const OptimizerMemory optimizer = optimizerMemory(s, planes * pixels);
-  e.optimizer_bytes = optimizer.ram_bytes;
+  e.optimizer_on_device = optimizerOnDevice(s, planes);
+  e.optimizer_bytes = e.optimizer_on_device ? 0 : optimizer.ram_bytes;
   e.optimizer_spill_bytes = optimizer.spill_bytes;
 
   e.budget_bytes = s.data.memory_budget_gb
@@ -162,6 +195,12 @@ MemoryEstimate estimateMemory(const project::ProjectSettings& s, const DataVolum
                      static_cast<std::uint64_t>(im.nx + im.ny) * real_size +
                      data.rows * 3 * sizeof(double) +
                      block_samples * (complex_size + sizeof(float));
+    if (e.optimizer_on_device) {
+      // The optimizer's vectors, the iterate and its gradient, and four images of the
+      // objective's (the mapped image and its gradient, the support, the regularizers' masks),
+      // as rml::residentLbfgsBytes allows for.
+      e.device_bytes += (optimizer.ram_vectors + 2 + 4) * pixels * sizeof(double);
+    }
   }
   return e;
 }
@@ -177,7 +216,8 @@ std::string MemoryEstimate::describe() const {
       (resident ? " (resident)" : " (streaming, " + std::to_string(chunk_rows) + " rows/chunk)") +
       "; total " + size(totalBytes()) + " of a " + size(budget_bytes) + " budget";
   if (device_bytes > 0)
-    out += "; GPU " + size(device_bytes);
+    out += "; GPU " + size(device_bytes) +
+           (optimizer_on_device ? " (optimizer state on the GPU)" : std::string());
   return out;
 }
 

@@ -33,8 +33,11 @@ struct MemoryEstimate {
   int concurrent_chunks = 1;
   // GPU memory when imaging.backend is "cuda" (0 otherwise): the CUDA operator's two grids, FFT
   // work area, image, the uvw of every row (kept on the device between iterations) and one
-  // chunk's visibilities and weights in flight. Not part of totalBytes(), which is host memory.
+  // chunk's visibilities and weights in flight; and, when optimizer_on_device, the optimizer's
+  // vectors and the objective's work images (optimizer_bytes is then 0). Not part of
+  // totalBytes(), which is host memory.
   std::uint64_t device_bytes = 0;
+  bool optimizer_on_device = false;
 
   std::uint64_t totalBytes() const {
     return grid_bytes + image_bytes + optimizer_bytes + visibility_bytes;
@@ -51,6 +54,12 @@ struct OptimizerMemory {
   std::uint64_t spill_bytes = 0;
 };
 OptimizerMemory optimizerMemory(const project::ProjectSettings& settings, std::uint64_t pixels);
+// Whether a run keeps the optimizer's vectors in the GPU's memory (the resident RML iteration;
+// solver_run decides it at run time on the same conditions, for one process): the CUDA backend,
+// one image plane, built-in regularizers only, and L-BFGS with double pairs all in memory,
+// nonlinear CG, or FISTA with at most one non-smooth regularizer (l1, tv and tv-aniso each have
+// a resident prox, over x >= 0 too). The device's free memory is checked at run time only.
+bool optimizerOnDevice(const project::ProjectSettings& settings, std::uint64_t planes);
 // optimizer.history_memory_gb in bytes (0: no limit), as the L-BFGS history takes it.
 std::uint64_t historyMemoryBytes(const project::OptimizerSettings& optimizer);
 

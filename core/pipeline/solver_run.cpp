@@ -67,6 +67,37 @@ rml::LbfgsSettings lbfgsSettings(const project::ProjectSettings& s, bool clip_pa
   return ls;
 }
 
+rml::FistaSettings fistaSettings(const SolverChoice& choice, const rml::StopCriteria& stop) {
+  rml::FistaSettings fs;
+  fs.positivity = choice.project_positive;
+  fs.stop = stop;
+  return fs;
+}
+
+// Where the optimizer keeps its vectors: in the accelerator's memory when the method's whole
+// iteration runs there (images stay on the device; only snapshots come to the host), else null
+// (host memory).
+compute::VectorSpace* optimizerStateSpace(const project::ProjectSettings& s,
+                                          const SolverChoice& choice,
+                                          rml::DifferentiableFunction& f,
+                                          rml::ObjectiveFunction& objective,
+                                          const rml::StopCriteria& stop) {
+  compute::VectorSpace* space = f.residentSpace();
+  if (space == nullptr)
+    return nullptr;
+  const std::string& method = s.optimizer.method;
+  const bool clip_parameters =
+      choice.project_positive && choice.mapping == rml::ImageMapping::Identity;
+  bool resident = false;
+  if (method == "lbfgs")
+    resident = rml::lbfgsRunsResident(f, lbfgsSettings(s, clip_parameters, stop));
+  else if (method.rfind("cg-", 0) == 0)
+    resident = true;
+  else if (method == "fista")
+    resident = rml::fistaRunsResident(f, objective.proximalTerms(), fistaSettings(choice, stop));
+  return resident ? space : nullptr;
+}
+
 rml::OptimizerResult minimize(const project::ProjectSettings& s, const SolverChoice& choice,
                               rml::DifferentiableFunction& f, rml::ObjectiveFunction& objective,
                               const rml::Vector& x0, const rml::StopCriteria& stop) {
@@ -82,12 +113,8 @@ rml::OptimizerResult minimize(const project::ProjectSettings& s, const SolverCho
     cs.stop = stop;
     return rml::minimizeConjugateGradient(f, x0, cs);
   }
-  if (method == "fista") {
-    rml::FistaSettings fs;
-    fs.positivity = choice.project_positive;
-    fs.stop = stop;
-    return rml::minimizeFista(f, objective.proximalTerms(), x0, fs);
-  }
+  if (method == "fista")
+    return rml::minimizeFista(f, objective.proximalTerms(), x0, fistaSettings(choice, stop));
   if (method == "sdmm") {
     rml::SdmmSettings ss;
     ss.positivity = choice.project_positive;
@@ -128,9 +155,6 @@ void runSolver(engine::RunContext& ctx, const RunData& data, rml::ObjectiveFunct
                       : static_cast<rml::DifferentiableFunction&>(objective);
   rml::MappedObjective mapped(image_objective, choice.mapping, mask);
   PointRecorder recorder(mapped);
-  // The optimizer's state as the engine's estimate counts it (RAM only; spill is on disk).
-  engine::TrackedBytes optimizer_bytes;
-  optimizer_bytes.reset(engine::MemoryCategory::Optimizer, engine::optimizerMemory(s, n).ram_bytes);
 
   rml::Vector x0(image.begin(), image.end());
   if (choice.mapping != rml::ImageMapping::Identity)
@@ -173,15 +197,15 @@ void runSolver(engine::RunContext& ctx, const RunData& data, rml::ObjectiveFunct
     }
   };
 
-  // Where the L-BFGS state lives: in the accelerator's memory when every term can be evaluated
-  // there (images then stay on the device; only snapshots come to the host).
-  if (s.optimizer.method == "lbfgs") {
-    const bool clip = choice.project_positive && choice.mapping == rml::ImageMapping::Identity;
-    compute::VectorSpace* space = recorder.residentSpace();
-    const bool resident = rml::lbfgsRunsResident(recorder, lbfgsSettings(s, clip, stop));
-    ctx.observer().progress(
-        1.0, "optimizer state: " + (resident ? space->describe() : std::string("host memory")));
-  }
+  // The optimizer's state as the engine's estimate counts it: RAM (spill is on disk), or, when
+  // it lives on the device, nothing here (the device's vectors count with the operator's memory).
+  compute::VectorSpace* state_space = optimizerStateSpace(s, choice, recorder, objective, stop);
+  engine::TrackedBytes optimizer_bytes;
+  optimizer_bytes.reset(engine::MemoryCategory::Optimizer,
+                        state_space != nullptr ? 0 : engine::optimizerMemory(s, n).ram_bytes);
+  ctx.observer().progress(
+      1.0, "optimizer state: " +
+               (state_space != nullptr ? state_space->describe() : std::string("host memory")));
   const rml::OptimizerResult result = minimize(s, choice, recorder, objective, x0, stop);
   out.model.assign(n, 0.0);
   mapped.toImage(result.x.data(), out.model.data());

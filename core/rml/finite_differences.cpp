@@ -2,6 +2,8 @@
 
 #include <vector>
 
+#include "core/compute/dual_math.h"
+
 namespace apertura::rml {
 
 void forwardDifferences(const double* image, int nx, int ny, double* dx, double* dy) {
@@ -19,16 +21,7 @@ void addDifferenceAdjoint(const double* qx, const double* qy, int nx, int ny, do
   for (int y = 0; y < ny; ++y) {
     for (int x = 0; x < nx; ++x) {
       const std::size_t p = std::size_t(y) * nx + x;
-      double v = 0.0;
-      if (x + 1 < nx)
-        v -= qx[p];
-      if (x > 0)
-        v += qx[p - 1];
-      if (y + 1 < ny)
-        v -= qy[p];
-      if (y > 0)
-        v += qy[p - nx];
-      out[p] += scale * v;
+      out[p] += scale * compute::dual::differenceAdjointAt(qx, qy, nx, ny, x, y);
     }
   }
 }

@@ -16,19 +16,22 @@ using compute::SpaceVectorPtr;
 using compute::VectorSpace;
 
 // prox_{t sum_i g_i} (+ positivity) on vectors of `space`: direct for one term (clipping
-// commutes with a separable prox), inner SDMM otherwise (host vectors only: resident() says
-// whether the space can take it).
+// commutes with a separable prox; a non-separable term may have its own prox over x >= 0), inner
+// SDMM otherwise (host vectors only: resident() says whether the space can take it).
 class JointProx {
  public:
   JointProx(const std::vector<ProximableFunction*>& terms, std::size_t n,
             const FistaSettings& settings)
       : terms_(terms), positivity_(n), n_(n), settings_(settings) {
-    const bool clip_commutes = terms_.size() == 1 && terms_[0]->isSeparable();
-    if (settings.positivity && !terms_.empty() && !clip_commutes) {
+    const bool single = terms_.size() == 1;
+    const bool clip_commutes = single && terms_[0]->isSeparable();
+    nonnegative_ =
+        settings.positivity && single && !clip_commutes && terms_[0]->hasNonNegativeProx();
+    if (settings.positivity && !terms_.empty() && !clip_commutes && !nonnegative_) {
       terms_.push_back(&positivity_);
       clip_ = false;
     } else {
-      clip_ = settings.positivity;
+      clip_ = settings.positivity && !nonnegative_;
     }
   }
   // Whether every step can run in `space` (at most one term, with a resident prox).
@@ -41,11 +44,16 @@ class JointProx {
     if (terms_.empty()) {
       space.copy(v, out);
     } else if (terms_.size() == 1 && terms_[0]->residentIn(space)) {
-      terms_[0]->proxIn(space, v, t, out);
+      if (nonnegative_)
+        terms_[0]->proxNonNegativeIn(space, v, t, out);
+      else
+        terms_[0]->proxIn(space, v, t, out);
     } else {  // the host space
       const double* pv = HostVectorSpace::of(v).data();
       double* pout = HostVectorSpace::of(out).data();
-      if (terms_.size() == 1)
+      if (nonnegative_)
+        terms_[0]->proxNonNegative(pv, t, pout);
+      else if (terms_.size() == 1)
         terms_[0]->prox(pv, t, pout);
       else
         proxOfSum(terms_, n_, pv, t, pout, settings_.prox_iterations, settings_.prox_tolerance);
@@ -60,6 +68,7 @@ class JointProx {
   std::size_t n_;
   FistaSettings settings_;
   bool clip_ = false;
+  bool nonnegative_ = false;  // terms_[0]'s own prox over x >= 0
 };
 
 // The sum of the non-smooth terms' values at x, and each one.
@@ -148,6 +157,13 @@ OptimizerResult fistaIn(DifferentiableFunction& smooth, VectorSpace& space,
 }
 
 }  // namespace
+
+bool fistaRunsResident(DifferentiableFunction& smooth,
+                       const std::vector<ProximableFunction*>& terms,
+                       const FistaSettings& settings) {
+  VectorSpace* space = smooth.residentSpace();
+  return space != nullptr && JointProx(terms, smooth.dimension(), settings).resident(*space);
+}
 
 OptimizerResult minimizeFista(DifferentiableFunction& smooth,
                               const std::vector<ProximableFunction*>& terms, Vector x0,

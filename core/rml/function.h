@@ -58,6 +58,17 @@ class ProximableFunction {
   // True when g(x) = sum_p g_p(x_p): its prox then commutes with clipping at zero.
   virtual bool isSeparable() const { return false; }
 
+  // The prox over x >= 0 of a non-separable function that has its own (see
+  // ObjectiveTerm::hasNonNegativeProx); resident as proxIn when residentIn(space).
+  virtual bool hasNonNegativeProx() const { return false; }
+  virtual void proxNonNegative(const double* /*v*/, double /*step*/, double* /*out*/) {
+    throw std::logic_error(name() + " has no proximal operator over non-negative points");
+  }
+  virtual void proxNonNegativeIn(compute::VectorSpace& /*space*/, const compute::SpaceVector& /*v*/,
+                                 double /*step*/, compute::SpaceVector& /*out*/) {
+    throw std::logic_error(name() + " has no resident proximal operator over non-negative points");
+  }
+
   // The value and the prox where the point lives (an accelerator's memory), when
   // residentIn(space) is true.
   virtual bool residentIn(compute::VectorSpace& /*space*/) const { return false; }

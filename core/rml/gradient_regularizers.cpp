@@ -1,5 +1,6 @@
 #include "core/rml/gradient_regularizers.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -8,6 +9,33 @@
 #include "core/rml/tv_prox.h"
 
 namespace apertura::rml {
+
+namespace {
+
+// The prox of a quadratic term by conjugate gradients (tv_prox.h): on the host with the class's
+// own gradient, in a space with the space's penalty (the same gradient elements).
+void quadraticProx(ObjectiveTerm& term, std::size_t n, const double* v, double step, double* out) {
+  proxQuadratic(
+      [&term, n](const double* x, double* g) {
+        std::fill(g, g + n, 0.0);
+        term.evaluate(x, g, 1.0);
+      },
+      n, v, step, out);
+}
+
+void quadraticProxIn(compute::VectorSpace& space, compute::DifferencePenalty kind,
+                     const compute::PenaltyArgs& args, const compute::SpaceVector& v, double step,
+                     compute::SpaceVector& out) {
+  proxQuadraticIn(
+      space,
+      [&](const compute::SpaceVector& x, compute::SpaceVector& ax) {
+        space.copy(x, ax);  // ax = x + step grad R(x)
+        space.differencePenalty(kind, args, x, &ax, step);
+      },
+      v, out);
+}
+
+}  // namespace
 
 TotalVariation::TotalVariation(int nx, int ny, TvKind kind, double epsilon)
     : Regularizer(nx, ny), kind_(kind), eps_(epsilon) {
@@ -74,12 +102,37 @@ double TotalVariation::proxValue(const double* image) {
   return value(image, nullptr, 1.0, 0.0);
 }
 
-void TotalVariation::prox(const double* v, double step, double* out) {
+TvProxSettings TotalVariation::proxSettings(bool nonnegative) const {
   TvProxSettings s;
   s.isotropic = kind_ == TvKind::Isotropic;
+  s.nonnegative = nonnegative;
   s.max_iterations = prox_iterations_;
   s.tolerance = prox_tolerance_;
-  proxTotalVariation(v, nx_, ny_, mask_, step, s, out);
+  return s;
+}
+
+void TotalVariation::prox(const double* v, double step, double* out) {
+  proxTotalVariation(v, nx_, ny_, mask_, step, proxSettings(false), out);
+}
+
+void TotalVariation::proxNonNegative(const double* v, double step, double* out) {
+  proxTotalVariation(v, nx_, ny_, mask_, step, proxSettings(true), out);
+}
+
+double TotalVariation::proxValueIn(compute::VectorSpace& space, const compute::SpaceVector& x) {
+  const auto kind = kind_ == TvKind::Isotropic ? compute::DifferencePenalty::TvIsotropic
+                                               : compute::DifferencePenalty::TvAnisotropic;
+  return space.differencePenalty(kind, residentArgs(space, 0.0), x, nullptr, 1.0);
+}
+
+void TotalVariation::proxIn(compute::VectorSpace& space, const compute::SpaceVector& v, double step,
+                            compute::SpaceVector& out) {
+  proxTotalVariationIn(space, residentImage(space, 0.0), v, step, proxSettings(false), out);
+}
+
+void TotalVariation::proxNonNegativeIn(compute::VectorSpace& space, const compute::SpaceVector& v,
+                                       double step, compute::SpaceVector& out) {
+  proxTotalVariationIn(space, residentImage(space, 0.0), v, step, proxSettings(true), out);
 }
 
 HuberRegularizer::HuberRegularizer(int nx, int ny, double delta)
@@ -119,10 +172,33 @@ double HuberRegularizer::evaluateIn(compute::VectorSpace& space, const compute::
                                  image, gradient, scale);
 }
 
-void HuberRegularizer::prox(const double* v, double step, double* out) {
+TvProxSettings HuberRegularizer::proxSettings(bool nonnegative) const {
   TvProxSettings s;
   s.huber_delta = delta_;
-  proxTotalVariation(v, nx_, ny_, mask_, step, s, out);
+  s.nonnegative = nonnegative;
+  return s;
+}
+
+void HuberRegularizer::prox(const double* v, double step, double* out) {
+  proxTotalVariation(v, nx_, ny_, mask_, step, proxSettings(false), out);
+}
+
+void HuberRegularizer::proxNonNegative(const double* v, double step, double* out) {
+  proxTotalVariation(v, nx_, ny_, mask_, step, proxSettings(true), out);
+}
+
+double HuberRegularizer::proxValueIn(compute::VectorSpace& space, const compute::SpaceVector& x) {
+  return evaluateIn(space, x, nullptr, 1.0);
+}
+
+void HuberRegularizer::proxIn(compute::VectorSpace& space, const compute::SpaceVector& v,
+                              double step, compute::SpaceVector& out) {
+  proxTotalVariationIn(space, residentImage(space, delta_), v, step, proxSettings(false), out);
+}
+
+void HuberRegularizer::proxNonNegativeIn(compute::VectorSpace& space, const compute::SpaceVector& v,
+                                         double step, compute::SpaceVector& out) {
+  proxTotalVariationIn(space, residentImage(space, delta_), v, step, proxSettings(true), out);
 }
 
 // sum_p m_p (dx_p^2 + dy_p^2) and, when asked, scale * D^T q with q = 2 m (dx, dy): the
@@ -174,13 +250,17 @@ double TotalSquaredVariation::evaluateIn(compute::VectorSpace& space,
 }
 
 void TotalSquaredVariation::prox(const double* v, double step, double* out) {
-  const std::size_t n = numPixels();
-  proxQuadratic(
-      [this, n](const double* x, double* g) {
-        std::fill(g, g + n, 0.0);
-        evaluate(x, g, 1.0);
-      },
-      n, v, step, out);
+  quadraticProx(*this, numPixels(), v, step, out);
+}
+
+double TotalSquaredVariation::proxValueIn(compute::VectorSpace& space,
+                                          const compute::SpaceVector& x) {
+  return evaluateIn(space, x, nullptr, 1.0);
+}
+
+void TotalSquaredVariation::proxIn(compute::VectorSpace& space, const compute::SpaceVector& v,
+                                   double step, compute::SpaceVector& out) {
+  quadraticProxIn(space, compute::DifferencePenalty::Tsv, residentArgs(space, 0.0), v, step, out);
 }
 
 double LaplacianRegularizer::evaluate(const double* image, double* gradient, double scale) {
@@ -209,13 +289,18 @@ double LaplacianRegularizer::evaluateIn(compute::VectorSpace& space,
 }
 
 void LaplacianRegularizer::prox(const double* v, double step, double* out) {
-  const std::size_t n = numPixels();
-  proxQuadratic(
-      [this, n](const double* x, double* g) {
-        std::fill(g, g + n, 0.0);
-        evaluate(x, g, 1.0);
-      },
-      n, v, step, out);
+  quadraticProx(*this, numPixels(), v, step, out);
+}
+
+double LaplacianRegularizer::proxValueIn(compute::VectorSpace& space,
+                                         const compute::SpaceVector& x) {
+  return evaluateIn(space, x, nullptr, 1.0);
+}
+
+void LaplacianRegularizer::proxIn(compute::VectorSpace& space, const compute::SpaceVector& v,
+                                  double step, compute::SpaceVector& out) {
+  quadraticProxIn(space, compute::DifferencePenalty::Laplacian, residentArgs(space, 0.0), v, step,
+                  out);
 }
 
 }  // namespace apertura::rml

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "core/rml/objective_term.h"
+#include "core/rml/tv_prox.h"
 
 namespace apertura::rml {
 
@@ -24,10 +25,19 @@ class TotalVariation final : public Regularizer {
   bool hasProx() const override { return true; }
   double proxValue(const double* image) override;
   void prox(const double* v, double step, double* out) override;
+  bool hasNonNegativeProx() const override { return true; }
+  void proxNonNegative(const double* v, double step, double* out) override;
+  bool residentProx(compute::VectorSpace& /*space*/) const override { return true; }
+  double proxValueIn(compute::VectorSpace& space, const compute::SpaceVector& x) override;
+  void proxIn(compute::VectorSpace& space, const compute::SpaceVector& v, double step,
+              compute::SpaceVector& out) override;
+  void proxNonNegativeIn(compute::VectorSpace& space, const compute::SpaceVector& v, double step,
+                         compute::SpaceVector& out) override;
   void setProxIterations(int iterations, double tolerance);
 
  private:
   double value(const double* image, double* gradient, double scale, double eps);
+  TvProxSettings proxSettings(bool nonnegative) const;
   TvKind kind_;
   double eps_;
   int prox_iterations_ = 500;
@@ -47,12 +57,22 @@ class HuberRegularizer final : public Regularizer {
                     compute::SpaceVector* gradient, double scale) override;
   bool hasProx() const override { return true; }
   void prox(const double* v, double step, double* out) override;
+  bool hasNonNegativeProx() const override { return true; }
+  void proxNonNegative(const double* v, double step, double* out) override;
+  bool residentProx(compute::VectorSpace& /*space*/) const override { return true; }
+  double proxValueIn(compute::VectorSpace& space, const compute::SpaceVector& x) override;
+  void proxIn(compute::VectorSpace& space, const compute::SpaceVector& v, double step,
+              compute::SpaceVector& out) override;
+  void proxNonNegativeIn(compute::VectorSpace& space, const compute::SpaceVector& v, double step,
+                         compute::SpaceVector& out) override;
 
  private:
+  TvProxSettings proxSettings(bool nonnegative) const;
   double delta_;
 };
 
-// Total squared variation sum_p m_p (dx_p^2 + dy_p^2). Quadratic: prox by conjugate gradients.
+// Total squared variation sum_p m_p (dx_p^2 + dy_p^2). Quadratic: prox by conjugate gradients
+// (tv_prox.h), in the space where the image lives too.
 class TotalSquaredVariation final : public Regularizer {
  public:
   TotalSquaredVariation(int nx, int ny) : Regularizer(nx, ny) {}
@@ -63,6 +83,10 @@ class TotalSquaredVariation final : public Regularizer {
                     compute::SpaceVector* gradient, double scale) override;
   bool hasProx() const override { return true; }
   void prox(const double* v, double step, double* out) override;
+  bool residentProx(compute::VectorSpace& /*space*/) const override { return true; }
+  double proxValueIn(compute::VectorSpace& space, const compute::SpaceVector& x) override;
+  void proxIn(compute::VectorSpace& space, const compute::SpaceVector& v, double step,
+              compute::SpaceVector& out) override;
 };
 
 // Smoothness by curvature: sum_p m_p (L I)_p^2 with the 5-point Laplacian L (Neumann).
@@ -76,6 +100,10 @@ class LaplacianRegularizer final : public Regularizer {
                     compute::SpaceVector* gradient, double scale) override;
   bool hasProx() const override { return true; }
   void prox(const double* v, double step, double* out) override;
+  bool residentProx(compute::VectorSpace& /*space*/) const override { return true; }
+  double proxValueIn(compute::VectorSpace& space, const compute::SpaceVector& x) override;
+  void proxIn(compute::VectorSpace& space, const compute::SpaceVector& v, double step,
+              compute::SpaceVector& out) override;
 };
 
 }  // namespace apertura::rml

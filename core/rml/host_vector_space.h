@@ -1,6 +1,7 @@
 #pragma once
 
 #include <atomic>
+#include <limits>
 #include <memory>
 #include <vector>
 
@@ -76,9 +77,20 @@ class HostVectorSpace final : public compute::VectorSpace {
                            double scale) override;
   void pixelProx(compute::PixelPenalty kind, const compute::PenaltyArgs& args,
                  const compute::SpaceVector& v, double step, compute::SpaceVector& out) override;
+  // In host_vector_space_duals.cpp.
+  void primalFromDual(int nx, int ny, const compute::SpaceVector& v, const compute::SpaceVector& qx,
+                      const compute::SpaceVector& qy, double step, bool nonnegative,
+                      compute::SpaceVector& out) override;
+  DualSums dualStep(const DualStepArgs& args, const compute::SpaceVector& x,
+                    compute::SpaceVector& qx, compute::SpaceVector& qy, compute::SpaceVector& rx,
+                    compute::SpaceVector& ry) override;
   std::size_t bytesHeld() const override;
+  // Unbounded, unless limited (the tests of what a small device falls back to).
+  std::size_t bytesAvailable() const override { return available_; }
+  void limitAvailableBytes(std::size_t bytes) { available_ = bytes; }
 
  private:
+  std::size_t available_ = std::numeric_limits<std::size_t>::max();
   // Elements of the vectors alive (shared: a vector may outlive its space).
   std::shared_ptr<std::atomic<std::size_t>> elements_ =
       std::make_shared<std::atomic<std::size_t>>(0);

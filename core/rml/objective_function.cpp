@@ -62,6 +62,17 @@ class ObjectiveFunction::ProxView final : public ProximableFunction {
     const std::size_t offset = std::size_t(entry_.options.parameter) * num_pixels_;
     entry_.term->prox(v + offset, step * entry_.options.lambda, out + offset);
   }
+  bool hasNonNegativeProx() const override { return entry_.term->hasNonNegativeProx(); }
+  void proxNonNegative(const double* v, double step, double* out) override {
+    // The other slices' prox is the identity: over x >= 0, the projection.
+    const std::size_t offset = std::size_t(entry_.options.parameter) * num_pixels_;
+    const std::size_t end = offset + std::size_t(entry_.options.parameters) * num_pixels_;
+    for (std::size_t k = 0; k < dimension_; ++k) {
+      if (k < offset || k >= end)
+        out[k] = std::max(v[k], 0.0);
+    }
+    entry_.term->proxNonNegative(v + offset, step * entry_.options.lambda, out + offset);
+  }
   // Single-image objectives only (no other slices to pass through).
   bool residentIn(compute::VectorSpace& space) const override {
     return dimension_ == num_pixels_ && entry_.term->residentProx(space);
@@ -72,6 +83,10 @@ class ObjectiveFunction::ProxView final : public ProximableFunction {
   void proxIn(compute::VectorSpace& space, const compute::SpaceVector& v, double step,
               compute::SpaceVector& out) override {
     entry_.term->proxIn(space, v, step * entry_.options.lambda, out);
+  }
+  void proxNonNegativeIn(compute::VectorSpace& space, const compute::SpaceVector& v, double step,
+                         compute::SpaceVector& out) override {
+    entry_.term->proxNonNegativeIn(space, v, step * entry_.options.lambda, out);
   }
 
  private:

@@ -7,6 +7,7 @@
 
 #include "core/compute/vector_space.h"
 #include "core/rml/function.h"
+#include "core/rml/tv_prox.h"
 
 namespace apertura::rml {
 
@@ -32,6 +33,18 @@ class ObjectiveTerm {
   // out = argmin_x  step * term(x) + 1/2 ||x - v||^2.
   virtual void prox(const double* /*v*/, double /*step*/, double* /*out*/) {
     throw std::logic_error(name() + " has no proximal operator");
+  }
+  // A non-separable term's own prox over x >= 0 (argmin_{x >= 0} step * term(x) +
+  // 1/2 ||x - v||^2), when hasNonNegativeProx(): FISTA with positivity then needs no inner solver
+  // for it. (A separable term's is its prox clipped at zero: callers form that themselves.) A term
+  // with residentProx(space) and hasNonNegativeProx() has proxNonNegativeIn(space) too.
+  virtual bool hasNonNegativeProx() const { return false; }
+  virtual void proxNonNegative(const double* /*v*/, double /*step*/, double* /*out*/) {
+    throw std::logic_error(name() + " has no proximal operator over non-negative images");
+  }
+  virtual void proxNonNegativeIn(compute::VectorSpace& /*space*/, const compute::SpaceVector& /*v*/,
+                                 double /*step*/, compute::SpaceVector& /*out*/) {
+    throw std::logic_error(name() + " has no resident proximal operator over non-negative images");
   }
   // Sub-stage timings (degrid/grid for the data term) since the last call.
   virtual std::vector<StageTime> takeStageTimes() { return {}; }
@@ -68,6 +81,14 @@ class Regularizer : public ObjectiveTerm {
       throw std::invalid_argument(name() + ": mask size differs from the image size");
     mask_ = std::move(mask);
     resident_.mask.reset();  // uploaded again at the next resident evaluation
+    smallest_weight_ = -1.0;
+  }
+  // The smallest positive weight (1 without a mask, 0 when none is positive): the dual proxes'
+  // step bound. Found once per mask.
+  double smallestWeight() const {
+    if (smallest_weight_ < 0.0)
+      smallest_weight_ = smallestPositiveWeight(mask_);
+    return smallest_weight_;
   }
   const std::vector<double>& mask() const { return mask_; }
   double maskAt(std::size_t p) const { return mask_.empty() ? 1.0 : mask_[p]; }
@@ -110,6 +131,16 @@ class Regularizer : public ObjectiveTerm {
     return args;
   }
 
+  // The image as the dual proxes see it in `space` (the mask uploaded as residentArgs() does).
+  TvProxImage residentImage(compute::VectorSpace& space, double parameter) {
+    TvProxImage image;
+    image.nx = nx_;
+    image.ny = ny_;
+    image.mask = residentArgs(space, parameter).mask;
+    image.min_mask = smallestWeight();
+    return image;
+  }
+
   int nx_;
   int ny_;
   std::vector<double> mask_;
@@ -121,6 +152,7 @@ class Regularizer : public ObjectiveTerm {
     compute::SpaceVectorPtr prior;
   };
   Resident resident_;
+  mutable double smallest_weight_ = -1.0;
 };
 
 }  // namespace apertura::rml

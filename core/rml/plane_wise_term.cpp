@@ -74,6 +74,36 @@ void PlaneWiseTerm::prox(const double* v, double step, double* out) {
     terms_[j]->prox(v + offset(j), step, out + offset(j));
 }
 
+bool PlaneWiseTerm::hasNonNegativeProx() const {
+  // Separable throughout: the caller clips the prox itself.
+  return !isSeparable() && std::all_of(terms_.begin(), terms_.end(), [](const auto& p) {
+    return p->hasProx() && (p->isSeparable() || p->hasNonNegativeProx());
+  });
+}
+
+void PlaneWiseTerm::proxNonNegative(const double* v, double step, double* out) {
+  std::vector<bool> listed(std::size_t(num_planes_), false);
+  for (int plane : planes_)
+    listed[std::size_t(plane)] = true;
+  for (std::size_t plane = 0; plane < listed.size(); ++plane) {
+    if (listed[plane])
+      continue;
+    const std::size_t at = plane * num_pixels_;
+    for (std::size_t k = at; k < at + num_pixels_; ++k)
+      out[k] = std::max(v[k], 0.0);
+  }
+  for (std::size_t j = 0; j < terms_.size(); ++j) {
+    double* plane = out + offset(j);
+    if (terms_[j]->isSeparable()) {
+      terms_[j]->prox(v + offset(j), step, plane);
+      for (std::size_t k = 0; k < num_pixels_; ++k)
+        plane[k] = std::max(plane[k], 0.0);
+    } else {
+      terms_[j]->proxNonNegative(v + offset(j), step, plane);
+    }
+  }
+}
+
 std::vector<StageTime> PlaneWiseTerm::takeStageTimes() {
   std::vector<StageTime> out;
   for (const auto& p : terms_) {

@@ -30,6 +30,10 @@ class PlaneWiseTerm final : public ObjectiveTerm {
   bool isSeparable() const override;
   double proxValue(const double* cube) override;
   void prox(const double* v, double step, double* out) override;
+  // Over x >= 0 plane by plane: a separable plane term's prox clipped, another's own; planes not
+  // listed are projected.
+  bool hasNonNegativeProx() const override;
+  void proxNonNegative(const double* v, double step, double* out) override;
   std::vector<StageTime> takeStageTimes() override;
 
   // The planes the terms act on, in the order of the terms.

@@ -23,8 +23,9 @@ struct FistaSettings {
   double initial_lipschitz = 1.0;  // first guess of L; backtracking raises it
   double backtrack_factor = 2.0;
   bool positivity = false;
-  // Several non-smooth terms (or positivity with a non-separable one): their joint prox is
-  // computed by an inner SDMM run of at most this many iterations.
+  // Several non-smooth terms (or positivity with a non-separable one that has no prox over
+  // x >= 0 of its own): their joint prox is computed by an inner SDMM run of at most this many
+  // iterations.
   int prox_iterations = 500;
   double prox_tolerance = 1e-10;
   StopCriteria stop;
@@ -51,6 +52,12 @@ struct SdmmSettings {
 OptimizerResult minimizeSdmm(DifferentiableFunction* smooth,
                              const std::vector<ProximableFunction*>& terms, Vector x0,
                              const SdmmSettings& settings);
+
+// Whether minimizeFista runs in smooth's resident space (an accelerator's memory) with these
+// terms and settings: at most one term, with a resident prox (over x >= 0 with positivity).
+bool fistaRunsResident(DifferentiableFunction& smooth,
+                       const std::vector<ProximableFunction*>& terms,
+                       const FistaSettings& settings);
 
 // prox_{step * sum_i g_i}(v) by SDMM on {1/2 |x - v|^2, step g_1, ...}.
 void proxOfSum(const std::vector<ProximableFunction*>& terms, std::size_t n, const double* v,

@@ -90,14 +90,20 @@ class ResidentHistory {
 
 }  // namespace
 
+std::size_t residentLbfgsBytes(std::size_t n, int history) {
+  return (2 * std::size_t(std::max(1, history)) + 5 + 4) * n * sizeof(double);
+}
+
 bool lbfgsRunsResident(DifferentiableFunction& f, const LbfgsSettings& settings) {
-  if (f.residentSpace() == nullptr || settings.float_history)
+  VectorSpace* space = f.residentSpace();
+  if (space == nullptr || settings.float_history)
     return false;
   LbfgsHistoryOptions o;
   o.max_corrections = settings.history;
   o.in_memory_limit = settings.in_memory_limit;
   o.memory_threshold_bytes = settings.memory_threshold_bytes;
-  return LbfgsHistory::residentPairs(f.dimension(), o) == std::max(1, settings.history);
+  return LbfgsHistory::residentPairs(f.dimension(), o) == std::max(1, settings.history) &&
+         residentLbfgsBytes(f.dimension(), settings.history) <= space->bytesAvailable();
 }
 
 OptimizerResult minimizeLbfgsResident(DifferentiableFunction& f, Vector x0,

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <cstddef>
+
 #include "core/rml/lbfgs.h"
 
 namespace apertura::rml {
@@ -13,7 +15,13 @@ namespace apertura::rml {
 OptimizerResult minimizeLbfgsResident(DifferentiableFunction& f, Vector x0,
                                       const LbfgsSettings& settings);
 
-// Whether minimizeLbfgs runs f with these settings in f's resident space.
+// Whether minimizeLbfgs runs f with these settings in f's resident space: neither float pairs
+// nor spilling asked for, and the state (residentLbfgsBytes) fits in the space's free memory
+// (else the state stays on the host, and only f's evaluations use the space).
 bool lbfgsRunsResident(DifferentiableFunction& f, const LbfgsSettings& settings);
+// The resident L-BFGS state of n variables and `history` pairs (the pairs, the iterate, its
+// gradient, the direction, the trial point and its gradient), plus room for four image-sized
+// work vectors of the objective's own.
+std::size_t residentLbfgsBytes(std::size_t n, int history);
 
 }  // namespace apertura::rml

@@ -28,8 +28,11 @@ QString memoryEstimateText(const engine::MemoryEstimate& e) {
     text += QObject::tr(", visibilities streamed from disk");
   if (!e.fitsBudget())
     text += QObject::tr(" (over budget)");
-  if (e.device_bytes > 0)
-    text += QObject::tr("; GPU %1").arg(formatBytes(e.device_bytes));
+  if (e.device_bytes > 0) {
+    text += e.optimizer_on_device
+                ? QObject::tr("; GPU %1 (with the optimizer)").arg(formatBytes(e.device_bytes))
+                : QObject::tr("; GPU %1").arg(formatBytes(e.device_bytes));
+  }
   return text;
 }
 

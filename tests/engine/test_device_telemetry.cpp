@@ -109,16 +109,59 @@ class TestDeviceTelemetry : public QObject {
     QCOMPARE(estimateMemory(s, d, 16ull << 30).device_bytes, std::uint64_t(0));
 
     s.imaging.backend = "cuda";
-    const MemoryEstimate gpu = estimateMemory(s, d, 16ull << 30);
+    // Float L-BFGS pairs are a host feature: the optimizer stays in RAM.
+    s.optimizer.history_precision = "float";
+    const MemoryEstimate float_pairs = estimateMemory(s, d, 16ull << 30);
+    QVERIFY(!float_pairs.optimizer_on_device);
     // Grid, accumulator, FFT work (2048^2 complex float each), the image, the corrections,
     // uvw of every row, one 1000-row chunk of 64 channels (complex float + float weight).
     const std::uint64_t cells = 2048ull * 2048ull;
+    const std::uint64_t pixels = 1024ull * 1024ull;
     const std::uint64_t expected =
-        3 * cells * 8 + 1024ull * 1024ull * 8 + 2048ull * 4 + 100000ull * 24 + 1000ull * 64 * 12;
-    QCOMPARE(gpu.device_bytes, expected);
+        3 * cells * 8 + pixels * 8 + 2048ull * 4 + 100000ull * 24 + 1000ull * 64 * 12;
+    QCOMPARE(float_pairs.device_bytes, expected);
     // Host memory is not changed by where the operator runs.
-    QCOMPARE(gpu.totalBytes(), cpu.totalBytes());
-    QVERIFY2(gpu.describe().find("; GPU ") != std::string::npos, gpu.describe().c_str());
+    project::ProjectSettings on_cpu = s;
+    on_cpu.imaging.backend = "cpu";
+    QCOMPARE(float_pairs.totalBytes(), estimateMemory(on_cpu, d, 16ull << 30).totalBytes());
+    QVERIFY2(float_pairs.describe().find("; GPU ") != std::string::npos,
+             float_pairs.describe().c_str());
+
+    // Double pairs all in memory: the resident iteration keeps the 10 pairs, the iterate, its
+    // gradient, the direction, the trial point and its gradient and four work images on the GPU,
+    // and the optimizer leaves host memory.
+    s.optimizer.history_precision = "double";
+    const MemoryEstimate gpu = estimateMemory(s, d, 16ull << 30);
+    QVERIFY(gpu.optimizer_on_device);
+    QCOMPARE(gpu.device_bytes, expected + (2 * 10 + 5 + 4) * pixels * 8);
+    QCOMPARE(gpu.optimizer_bytes, std::uint64_t(0));
+    QCOMPARE(gpu.totalBytes(), cpu.totalBytes() - cpu.optimizer_bytes);
+    QVERIFY2(gpu.describe().find("(optimizer state on the GPU)") != std::string::npos,
+             gpu.describe().c_str());
+    // Conjugate gradients: direction, trial point and its gradient, iterate, gradient, work.
+    s.optimizer.method = "cg-pr";
+    QCOMPARE(estimateMemory(s, d, 16ull << 30).device_bytes, expected + (3 + 2 + 4) * pixels * 8);
+    // FISTA keeps one non-smooth term's prox on the device, not two (an inner SDMM on the host).
+    s.optimizer.method = "fista";
+    project::RegularizerSettings l1, tv;
+    l1.type = "l1";
+    l1.lambda = 1e-3;
+    tv.type = "tv";
+    tv.lambda = 1e-3;
+    s.regularizers = {tv};
+    QVERIFY(estimateMemory(s, d, 16ull << 30).optimizer_on_device);
+    s.regularizers = {tv, l1};
+    QVERIFY(!estimateMemory(s, d, 16ull << 30).optimizer_on_device);
+    // SDMM, a pair spill or a cube stay on the host.
+    s.regularizers.clear();
+    s.optimizer.method = "sdmm";
+    QVERIFY(!estimateMemory(s, d, 16ull << 30).optimizer_on_device);
+    s.optimizer.method = "lbfgs";
+    s.optimizer.in_memory_limit = 3;
+    QVERIFY(!estimateMemory(s, d, 16ull << 30).optimizer_on_device);
+    s.optimizer.in_memory_limit.reset();
+    QVERIFY(optimizerOnDevice(s, 1));
+    QVERIFY(!optimizerOnDevice(s, 4));
   }
 };
 

@@ -303,6 +303,11 @@ void lbfgsIterations(const Fixture& f, double eps, double tolerance, const Regul
           op.vectorSpace() != nullptr && objective.smoothPart().residentSpace() == op.vectorSpace(),
           "%s chi2 + %s: solver state on %s", precision<T>(), r.name.c_str(),
           objective.residentSpace() ? objective.residentSpace()->describe().c_str() : "host");
+    if (device && solver == Solver::Fista) {
+      for (rml::ProximableFunction* term : objective.proximalTerms())
+        expect(term->residentIn(*op.vectorSpace()), "%s chi2 + %s: %s's prox on the device",
+               precision<T>(), r.name.c_str(), term->name().c_str());
+    }
     const std::vector<double> x0(f.g.numPixels(), r.start);
     if (solver == Solver::Fista) {
       rml::FistaSettings fs;
@@ -367,6 +372,23 @@ std::vector<Regularization> eachRegularizer(const ImageGeometry& g) {
   };
 }
 
+// The proximal terms FISTA (with positivity) keeps on the device: the pixel proxes, and TV and
+// Huber by their own prox over x >= 0.
+std::vector<Regularization> eachProx(const ImageGeometry& g) {
+  const int nx = g.nx, ny = g.ny;
+  const std::vector<double> flat(g.numPixels(), 1e-4);
+  using rml::TvKind;
+  return {
+      {"L1", {{std::make_shared<rml::L1Regularizer>(nx, ny), 1e-2}}},
+      {"L2", {{std::make_shared<rml::L2Regularizer>(nx, ny), 1e-2}}},
+      {"entropy", {{std::make_shared<rml::EntropyRegularizer>(nx, ny, flat), 1e-3}}, 1e-4},
+      {"isotropic TV", {{std::make_shared<rml::TotalVariation>(nx, ny, TvKind::Isotropic), 1e-3}}},
+      {"anisotropic TV",
+       {{std::make_shared<rml::TotalVariation>(nx, ny, TvKind::Anisotropic), 1e-3}}},
+      {"Huber", {{std::make_shared<rml::HuberRegularizer>(nx, ny, 1e-3), 1e-3}}},
+  };
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -393,6 +415,11 @@ int main(int argc, char** argv) {
         [&] {
           lbfgsIterations<float>(f, 1e-4, 1e-3, tsvAndL1(f.g), Solver::ConjugateGradient);
           lbfgsIterations<double>(f, 1e-9, 1e-6, tsvAndL1(f.g), Solver::ConjugateGradient);
+        }},
+       {"fista",
+        [&] {
+          for (const Regularization& r : eachProx(f.g))
+            lbfgsIterations<double>(f, 1e-9, 1e-6, r, Solver::Fista);
         }},
        {"regularizers", [&] {
           for (const Regularization& r : eachRegularizer(f.g))

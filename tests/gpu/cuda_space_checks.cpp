@@ -1,8 +1,10 @@
 // The CUDA VectorSpace (label gpu): every operation against the host space on the same vectors
 // (element-wise results equal, or within an ulp where the device fuses a multiply-add; reductions
 // to rounding and bitwise repeatable), the penalties of every regularizer and the pixel proxes
-// with masks and priors on images of one and of many reduction blocks, and device memory
-// accounting. One program, one check per CTest entry; without a device it exits 77.
+// with masks and priors on images of one and of many reduction blocks, the TV prox's dual passes
+// and the difference regularizers' resident proxes, and device memory accounting. One program, one
+// check per CTest entry; without a device it exits 77.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <memory>
@@ -11,6 +13,7 @@
 #include <vector>
 
 #include "core/imaging/operator_factory.h"
+#include "core/rml/gradient_regularizers.h"
 #include "core/rml/host_vector_space.h"
 #include "tests/gpu/cuda_check_support.h"
 
@@ -248,6 +251,95 @@ void penalties(VectorSpace& device) {
   }
 }
 
+// The TV prox's dual passes on the device against the host (the device may fuse a multiply-add:
+// to rounding), and the difference regularizers' whole resident proxes (to the inner solvers'
+// tolerance: an iteration count may differ by one where a stopping test is met by rounding).
+void duals(VectorSpace& device) {
+  Spaces s(device);
+  for (auto [nx, ny] : {std::pair<int, int>{13, 9}, std::pair<int, int>{1031, 997}}) {
+    const std::size_t n = std::size_t(nx) * ny;
+    std::vector<double> mask = randomValues(n, 21, 0.0, 1.0);
+    for (double& m : mask)
+      m = m < 0.2 ? 0.0 : m;
+    Pair mask_v = s.make(mask);
+    Pair v = s.make(randomValues(n, 22, -1.0, 1.0));
+    Pair qx = s.make(randomValues(n, 23, -1.0, 1.0)), qy = s.make(randomValues(n, 24, -1.0, 1.0));
+    Pair rx = s.make(randomValues(n, 25, -1.5, 1.5)), ry = s.make(randomValues(n, 26, -1.5, 1.5));
+    for (bool nonnegative : {false, true}) {
+      Pair out = s.make(std::vector<double>(n, 7.0));
+      s.host().primalFromDual(nx, ny, *v.host, *qx.host, *qy.host, 0.6, nonnegative, *out.host);
+      device.primalFromDual(nx, ny, *v.device, *qx.device, *qy.device, 0.6, nonnegative,
+                            *out.device);
+      const double d = s.difference(out);
+      expect(d < 1e-14, "%dx%d primalFromDual%s: %.3g apart", nx, ny,
+             nonnegative ? " (x >= 0)" : "", d);
+    }
+    for (int variant = 0; variant < 3; ++variant) {  // isotropic, anisotropic, Huber
+      VectorSpace::DualStepArgs a;
+      a.nx = nx;
+      a.ny = ny;
+      a.isotropic = variant != 1;
+      a.huber_delta = variant == 2 ? 0.3 : 0.0;
+      a.step = 0.8;
+      a.lipschitz = 8.0 * a.step * a.step + 0.2;
+      a.momentum = 0.4;
+      VectorSpace::DualStepArgs ha = a, da = a;
+      ha.mask = mask_v.host.get();
+      da.mask = mask_v.device.get();
+      const auto hs = s.host().dualStep(ha, *v.host, *qx.host, *qy.host, *rx.host, *ry.host);
+      const auto ds =
+          device.dualStep(da, *v.device, *qx.device, *qy.device, *rx.device, *ry.device);
+      const double d =
+          std::max({s.difference(qx), s.difference(qy), s.difference(rx), s.difference(ry)});
+      expect(d < 1e-14 && close(hs.change, ds.change, 1e-12) && close(hs.norm, ds.norm, 1e-12),
+             "%dx%d dualStep (%s, masked): fields %.3g apart, sums %.17g/%.17g vs %.17g/%.17g", nx,
+             ny,
+             variant == 0   ? "isotropic"
+             : variant == 1 ? "anisotropic"
+                            : "Huber",
+             d, ds.change, ds.norm, hs.change, hs.norm);
+    }
+  }
+  // Whole proxes through the regularizers, masked, on 200 x 150.
+  const int nx = 200, ny = 150;
+  const std::size_t n = std::size_t(nx) * ny;
+  std::vector<double> mask = randomValues(n, 27, 0.0, 1.0);
+  for (double& m : mask)
+    m = m < 0.2 ? 0.0 : m;
+  Pair v = s.make(randomValues(n, 28, -0.5, 1.5));
+  using rml::TvKind;
+  struct Case {
+    const char* name;
+    std::shared_ptr<rml::Regularizer> term;
+    bool nonnegative;
+  };
+  const Case cases[] = {
+      {"TV iso", std::make_shared<rml::TotalVariation>(nx, ny, TvKind::Isotropic), false},
+      {"TV iso >= 0", std::make_shared<rml::TotalVariation>(nx, ny, TvKind::Isotropic), true},
+      {"TV aniso >= 0", std::make_shared<rml::TotalVariation>(nx, ny, TvKind::Anisotropic), true},
+      {"Huber >= 0", std::make_shared<rml::HuberRegularizer>(nx, ny, 0.05), true},
+      {"TSV", std::make_shared<rml::TotalSquaredVariation>(nx, ny), false},
+      {"Laplacian", std::make_shared<rml::LaplacianRegularizer>(nx, ny), false},
+  };
+  for (const Case& c : cases) {
+    c.term->setMask(mask);
+    Pair out = s.make(std::vector<double>(n, 7.0));
+    const double step = 0.2;
+    for (VectorSpace* space : {static_cast<VectorSpace*>(&s.host()), &device}) {
+      const bool on_device = space == &device;
+      SpaceVector& o = on_device ? *out.device : *out.host;
+      const SpaceVector& in = on_device ? *v.device : *v.host;
+      if (c.nonnegative)
+        c.term->proxNonNegativeIn(*space, in, step, o);
+      else
+        c.term->proxIn(*space, in, step, o);
+      c.term->releaseResident();  // the mask is cached for one space at a time
+    }
+    const double d = s.difference(out);
+    expect(d < 1e-8, "%dx%d %s prox (step %g, masked): %.3g apart", nx, ny, c.name, step, d);
+  }
+}
+
 void memory(ImagingOperator<float>& op) {
   const std::uint64_t before = op.deviceBytes();
   VectorSpace& space = *op.vectorSpace();
@@ -277,6 +369,11 @@ int main(int argc, char** argv) {
                      [&] {
                        auto op = cudaOperator<double>(g, OperatorSettings{});
                        penalties(*op->vectorSpace());
+                     }},
+                    {"duals",
+                     [&] {
+                       auto op = cudaOperator<double>(g, OperatorSettings{});
+                       duals(*op->vectorSpace());
                      }},
                     {"memory", [&] {
                        auto op = cudaOperator<float>(g, OperatorSettings{});

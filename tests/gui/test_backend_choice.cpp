@@ -192,6 +192,9 @@ class TestBackendChoice : public QObject {
     QVERIFY(!memoryEstimateText(e).contains("GPU"));
     e.device_bytes = 3ull << 30;
     QVERIFY2(memoryEstimateText(e).endsWith("; GPU 3.0 GiB"), qPrintable(memoryEstimateText(e)));
+    e.optimizer_on_device = true;
+    QVERIFY2(memoryEstimateText(e).endsWith("; GPU 3.0 GiB (with the optimizer)"),
+             qPrintable(memoryEstimateText(e)));
   }
 
   void externalRunsCarryGpuBytes() {

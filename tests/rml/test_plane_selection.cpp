@@ -4,6 +4,7 @@
 // couples 0-2 and 2-3 only; the pipeline's factory builds both from project settings and refuses
 // plane indices past the cube, naming the setting.
 #include <QtTest>
+#include <algorithm>
 #include <cmath>
 #include <memory>
 
@@ -99,6 +100,45 @@ class TestPlaneSelection : public QObject {
     std::vector<double> in_place = v;
     term.prox(in_place.data(), 0.25, in_place.data());
     QCOMPARE(in_place, out);
+  }
+
+  void planeWiseProxOverNonNegativeCubes() {
+    // TV on plane 0 (its own prox over x >= 0), L1 on plane 2 (its prox clipped); planes 1 and 3
+    // are not listed (projected). Through the objective's prox view too, in place.
+    auto tv = std::make_shared<TotalVariation>(kN, kN, TvKind::Isotropic);
+    auto l1 = std::make_shared<L1Regularizer>(kN, kN);
+    auto term = std::make_shared<PlaneWiseTerm>(std::vector<std::shared_ptr<ObjectiveTerm>>{tv, l1},
+                                                kPixels, std::vector<int>{0, 2}, kPlanes);
+    QVERIFY(!term->isSeparable());
+    QVERIFY(term->hasNonNegativeProx());
+    Random rng(5);
+    const std::vector<double> v = rng.vector(kPixels * kPlanes, -1.0, 1.0);
+    const double t = 0.3;
+    std::vector<double> expected(v.size());
+    tv->proxNonNegative(plane(v, 0), t, expected.data());
+    l1->prox(plane(v, 2), t, expected.data() + 2 * kPixels);
+    for (std::size_t i = 2 * kPixels; i < 3 * kPixels; ++i)
+      expected[i] = std::max(expected[i], 0.0);
+    for (int k : {1, 3}) {
+      for (std::size_t p = 0; p < kPixels; ++p)
+        expected[k * kPixels + p] = std::max(plane(v, k)[p], 0.0);
+    }
+    std::vector<double> out(v.size(), 99.0);
+    term->proxNonNegative(v.data(), t, out.data());
+    QCOMPARE(out, expected);
+    QVERIFY(*std::min_element(out.begin(), out.end()) >= 0.0);
+    ObjectiveFunction objective(kPixels, kPlanes);
+    objective.add(term, {2.0, 0, true, kPlanes});
+    ProximableFunction& view = *objective.proximalTerms().front();
+    QVERIFY(view.hasNonNegativeProx());
+    std::vector<double> in_place = v;
+    view.proxNonNegative(in_place.data(), t / 2.0, in_place.data());  // lambda 2: the same step
+    QCOMPARE(in_place, expected);
+    // Only separable terms, or one without a prox over x >= 0 (TSV): none of its own.
+    PlaneWiseTerm separable({l1, l1}, kPixels, {1, 3}, kPlanes);
+    QVERIFY(!separable.hasNonNegativeProx());
+    PlaneWiseTerm tsv({std::make_shared<TotalSquaredVariation>(kN, kN)}, kPixels, {0}, kPlanes);
+    QVERIFY(!tsv.hasNonNegativeProx());
   }
 
   void planeWiseTermRefusesBadLists() {

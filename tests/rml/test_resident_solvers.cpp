@@ -123,6 +123,16 @@ struct Imaging {
   }
 };
 
+// Weights of 1 with a hole of zeros and a band of 0.4.
+std::vector<double> holedMask(std::size_t n) {
+  std::vector<double> m(n, 1.0);
+  for (std::size_t p = n / 4; p < n / 4 + 60; ++p)
+    m[p] = 0.0;
+  for (std::size_t p = n / 2; p < n / 2 + 90; ++p)
+    m[p] = 0.4;
+  return m;
+}
+
 // A support with a hole: the mapping's resident product.
 std::vector<double> support(std::size_t n) {
   std::vector<double> s(n, 1.0);
@@ -187,6 +197,18 @@ class TestResidentSolvers : public QObject {
     s.float_history = false;
     s.in_memory_limit = 2;  // pairs spill to disk: a host feature
     QVERIFY(!lbfgsRunsResident(f, s));
+    // A state larger than the space's free memory stays on the host, and the run completes there.
+    s.in_memory_limit = 0;
+    QVERIFY(lbfgsRunsResident(f, s));
+    auto& space = dynamic_cast<HostVectorSpace&>(*f.residentSpace());
+    QCOMPARE(residentLbfgsBytes(50, s.history), std::size_t((2 * 4 + 9) * 50 * 8));
+    space.limitAvailableBytes(residentLbfgsBytes(50, s.history));
+    QVERIFY(lbfgsRunsResident(f, s));
+    space.limitAvailableBytes(residentLbfgsBytes(50, s.history) - 1);
+    QVERIFY(!lbfgsRunsResident(f, s));
+    const OptimizerResult r = minimizeLbfgs(f, std::vector<double>(50, 0.1), s);
+    QCOMPARE(r.iterations, 5);
+    QCOMPARE(f.resident_calls, 0);
   }
 
   void wholeImagingObjectiveResidentGivesTheHostBits_data() {
@@ -252,11 +274,20 @@ class TestResidentSolvers : public QObject {
 
   void fistaResidentGivesTheHostBits_data() {
     QTest::addColumn<bool>("positivity");
-    QTest::addColumn<int>("prox");  // 0: L1, 1: L2, 2: entropy
+    // 0: L1, 1: L2, 2: entropy, 3: masked isotropic TV, 4: anisotropic TV, 5: Huber, 6: TSV,
+    // 7: masked Laplacian
+    QTest::addColumn<int>("prox");
     QTest::newRow("L1") << false << 0;
     QTest::newRow("L1 projected") << true << 0;
     QTest::newRow("L2 projected") << true << 1;
     QTest::newRow("entropy") << false << 2;
+    QTest::newRow("TV") << false << 3;
+    QTest::newRow("TV projected") << true << 3;
+    QTest::newRow("TV anisotropic projected") << true << 4;
+    QTest::newRow("Huber") << false << 5;
+    QTest::newRow("Huber projected") << true << 5;
+    QTest::newRow("TSV") << false << 6;
+    QTest::newRow("Laplacian") << false << 7;
   }
   void fistaResidentGivesTheHostBits() {
     QFETCH(bool, positivity);
@@ -265,13 +296,28 @@ class TestResidentSolvers : public QObject {
       auto im = std::make_unique<Imaging>(resident, false);
       const int nx = im->g.nx, ny = im->g.ny;
       std::shared_ptr<ObjectiveTerm> term;
-      if (prox == 0)
+      if (prox == 0) {
         term = std::make_shared<L1Regularizer>(nx, ny);
-      else if (prox == 1)
+      } else if (prox == 1) {
         term =
             std::make_shared<L2Regularizer>(nx, ny, std::vector<double>(im->g.numPixels(), 0.01));
-      else
+      } else if (prox == 2) {
         term = std::make_shared<EntropyRegularizer>(nx, ny, std::vector<double>{0.01});
+      } else if (prox == 3 || prox == 4) {
+        auto tv = std::make_shared<TotalVariation>(
+            nx, ny, prox == 3 ? TvKind::Isotropic : TvKind::Anisotropic);
+        if (prox == 3)
+          tv->setMask(holedMask(im->g.numPixels()));
+        term = tv;
+      } else if (prox == 5) {
+        term = std::make_shared<HuberRegularizer>(nx, ny, 0.01);
+      } else if (prox == 6) {
+        term = std::make_shared<TotalSquaredVariation>(nx, ny);
+      } else {
+        auto laplacian = std::make_shared<LaplacianRegularizer>(nx, ny);
+        laplacian->setMask(holedMask(im->g.numPixels()));
+        term = laplacian;
+      }
       im->objective->add(term, {0.05, 0, true});
       return im;
     };
@@ -291,18 +337,33 @@ class TestResidentSolvers : public QObject {
     QCOMPARE(a.iterations, 12);
   }
 
+  // The joint prox of several terms (an inner SDMM), and TSV's prox with positivity (no prox over
+  // x >= 0 of its own), run on the host: so does FISTA.
+  void fistaWithAHostOnlyProxStaysOnTheHost_data() {
+    QTest::addColumn<bool>("two_terms");
+    QTest::newRow("TV and L1") << true;
+    QTest::newRow("TSV projected") << false;
+  }
   void fistaWithAHostOnlyProxStaysOnTheHost() {
+    QFETCH(bool, two_terms);
     Imaging resident(true, false);
-    resident.objective->add(
-        std::make_shared<TotalVariation>(resident.g.nx, resident.g.ny, TvKind::Isotropic),
-        {0.01, 0, true});
-    FistaSettings s;  // no positivity: TV's own prox, not an inner SDMM with the clipping
+    const int nx = resident.g.nx, ny = resident.g.ny;
+    FistaSettings s;
+    if (two_terms) {
+      resident.objective->add(std::make_shared<TotalVariation>(nx, ny, TvKind::Isotropic),
+                              {0.01, 0, true});
+      resident.objective->add(std::make_shared<L1Regularizer>(nx, ny), {0.01, 0, true});
+    } else {
+      resident.objective->add(std::make_shared<TotalSquaredVariation>(nx, ny), {0.01, 0, true});
+      s.positivity = true;
+    }
     s.stop.max_iterations = 3;
+    s.prox_iterations = 20;
     const OptimizerResult r =
         minimizeFista(resident.objective->smoothPart(), resident.objective->proximalTerms(),
                       std::vector<double>(resident.g.numPixels(), 0.02), s);
     QCOMPARE(r.iterations, 3);
-    QCOMPARE(resident.op->resident_calls, 0);  // TV's prox runs on the host: so does FISTA
+    QCOMPARE(resident.op->resident_calls, 0);
   }
 
   void mappedObjectivesResidentGiveTheHostBits_data() {

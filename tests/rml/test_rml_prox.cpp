@@ -1,12 +1,16 @@
-// Proximal operators: closed forms, optimality conditions, non-expansiveness, and the TV prox
-// against the exact solution of a step edge.
+// Proximal operators: closed forms, optimality conditions, non-expansiveness, the TV prox (also
+// over non-negative images) against the exact solution of a step edge, and the proxes over
+// non-negative images against independent solvers.
 #include <QtTest>
+#include <algorithm>
 #include <cmath>
 #include <memory>
 
 #include "core/rml/chi2_term.h"
 #include "core/rml/gradient_regularizers.h"
+#include "core/rml/objective_function.h"
 #include "core/rml/pixel_regularizers.h"
+#include "core/rml/proximal_solvers.h"
 #include "tests/rml/rml_test_support.h"
 
 using namespace apertura::rml;
@@ -160,6 +164,82 @@ class TestRmlProx : public QObject {
             a += 1e-3 * rng.normal();
           QVERIFY(proxObjective(tv, u, t, q) >= best - 1e-9);
         }
+      }
+    }
+  }
+
+  void tvProxOverNonNegativeImagesOfStepEdge() {
+    // A step from -1 (columns < n1) up to h: over x >= 0 the low side sits on the bound (t / n1 <
+    // 1: the unconstrained level -1 + t / n1 is negative) and the high side moves down by t / n2,
+    // with the unconstrained dual field (KKT: multiplier 1 - t / n1 > 0 on the low side).
+    const int nx = 10, ny = 6, n1 = 4;
+    const double h = 3.0, t = 1.5;
+    std::vector<double> v(nx * ny);
+    for (int y = 0; y < ny; ++y)
+      for (int x = 0; x < nx; ++x)
+        v[y * nx + x] = x < n1 ? -1.0 : h;
+    for (TvKind kind : {TvKind::Isotropic, TvKind::Anisotropic}) {
+      TotalVariation tv(nx, ny, kind);
+      tv.setProxIterations(5000, 1e-14);
+      QVERIFY(tv.hasNonNegativeProx());
+      std::vector<double> x(v.size());
+      tv.proxNonNegative(v.data(), t, x.data());
+      double worst = 0.0;
+      for (int y = 0; y < ny; ++y) {
+        for (int xx = 0; xx < nx; ++xx) {
+          const double expected = xx < n1 ? 0.0 : h - t / (nx - n1);
+          worst = std::max(worst, std::abs(x[y * nx + xx] - expected));
+        }
+      }
+      qInfo("TV prox over x >= 0 of a step edge: max error %.2g", worst);
+      QVERIFY(worst < 1e-6);
+    }
+  }
+
+  void proxesOverNonNegativeImagesAgainstIndependentSolutions() {
+    // TV (masked) against the inner SDMM of {TV, positivity}; Huber (smooth) against projected
+    // gradient descent on its prox objective. Both results are feasible and beat feasible
+    // perturbations.
+    Random rng(14);
+    const std::vector<double> v = rng.vector(kPixels, -1.0, 1.5);
+    const double t = 0.3;
+    TotalVariation tv(kN, kN, TvKind::Isotropic);
+    tv.setMask(binaryMask(rng));
+    tv.setProxIterations(20000, 1e-15);
+    HuberRegularizer huber(kN, kN, 0.05);
+    for (ObjectiveTerm* term :
+         {static_cast<ObjectiveTerm*>(&tv), static_cast<ObjectiveTerm*>(&huber)}) {
+      std::vector<double> x(kPixels);
+      term->proxNonNegative(v.data(), t, x.data());
+      QVERIFY(*std::min_element(x.begin(), x.end()) >= 0.0);
+      std::vector<double> reference(kPixels);
+      if (term == &tv) {
+        ObjectiveFunction objective(kPixels);
+        objective.add(std::shared_ptr<ObjectiveTerm>(&tv, [](ObjectiveTerm*) {}), {1.0, 0, true});
+        NonNegativity positivity(kPixels);
+        std::vector<ProximableFunction*> terms = objective.proximalTerms();
+        terms.push_back(&positivity);
+        proxOfSum(terms, kPixels, v.data(), t, reference.data(), 20000, 1e-13);
+      } else {
+        // Projected gradient: the objective's gradient is Lipschitz with 1 + 8 t / delta.
+        reference = v;
+        const double step = 1.0 / (1.0 + 8.0 * t / 0.05);
+        for (int it = 0; it < 20000; ++it) {
+          std::vector<double> g(kPixels, 0.0);
+          huber.evaluate(reference.data(), g.data(), t);
+          for (std::size_t k = 0; k < kPixels; ++k)
+            reference[k] = std::max(0.0, reference[k] - step * (g[k] + reference[k] - v[k]));
+        }
+      }
+      const double gap = distance(x, reference) / norm(reference);
+      qInfo("%s prox over x >= 0 against an independent solution: %.2g", term->name().c_str(), gap);
+      QVERIFY(gap < 1e-5);
+      const double best = proxObjective(*term, v, t, x);
+      for (int k = 0; k < 20; ++k) {
+        std::vector<double> q = x;
+        for (double& a : q)
+          a = std::max(0.0, a + 1e-3 * rng.normal());
+        QVERIFY(proxObjective(*term, v, t, q) >= best - 1e-9);
       }
     }
   }

@@ -93,7 +93,7 @@ bool optimizerOnDevice(const project::ProjectSettings& s, std::uint64_t planes) 
       continue;
     if (!plugin::isBuiltinRegularizer(r.type))
       return false;  // a plugin's term is evaluated on the host
-    nonsmooth += (r.type == "l1" || r.type == "tv" || r.type == "tv-aniso") ? 1 : 0;
+    nonsmooth += plugin::isBuiltinNonSmoothRegularizer(r.type) ? 1 : 0;
   }
   const auto& o = s.optimizer;
   if (o.method == "lbfgs") {

@@ -2,6 +2,7 @@
 
 #include <set>
 
+#include "core/plugin/plugin_registry.h"
 #include "core/plugin/plugin_regularizer.h"
 #include "core/rml/gradient_regularizers.h"
 #include "core/rml/pixel_regularizers.h"
@@ -113,7 +114,7 @@ std::shared_ptr<rml::ObjectiveTerm> makeCubeRegularizer(const project::Regulariz
 }
 
 bool isNonSmoothType(const std::string& type) {
-  if (type == "l1" || type == "tv" || type == "tv-aniso")
+  if (plugin::isBuiltinNonSmoothRegularizer(type))
     return true;
   if (plugin::isBuiltinRegularizer(type))
     return false;

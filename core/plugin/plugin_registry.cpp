@@ -28,6 +28,10 @@ bool isBuiltinRegularizer(const std::string& type) {
   return std::find(builtins.begin(), builtins.end(), type) != builtins.end();
 }
 
+bool isBuiltinNonSmoothRegularizer(const std::string& type) {
+  return type == "l1" || type == "tv" || type == "tv-aniso";
+}
+
 std::string regularizerTypeProblem(const PluginRegistry& registry, const std::string& type) {
   if (isBuiltinRegularizer(type) || registry.findRegularizer(type).api)
     return {};

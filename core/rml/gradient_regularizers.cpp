@@ -38,7 +38,7 @@ void quadraticProxIn(compute::VectorSpace& space, compute::DifferencePenalty kin
 }  // namespace
 
 TotalVariation::TotalVariation(int nx, int ny, TvKind kind, double epsilon)
-    : Regularizer(nx, ny), kind_(kind), eps_(epsilon) {
+    : DualProxRegularizer(nx, ny), kind_(kind), eps_(epsilon) {
   if (epsilon < 0.0)
     throw std::invalid_argument("tv: negative smoothing epsilon");
 }
@@ -102,21 +102,12 @@ double TotalVariation::proxValue(const double* image) {
   return value(image, nullptr, 1.0, 0.0);
 }
 
-TvProxSettings TotalVariation::proxSettings(bool nonnegative) const {
+TvProxSettings TotalVariation::proxSettings() const {
   TvProxSettings s;
   s.isotropic = kind_ == TvKind::Isotropic;
-  s.nonnegative = nonnegative;
   s.max_iterations = prox_iterations_;
   s.tolerance = prox_tolerance_;
   return s;
-}
-
-void TotalVariation::prox(const double* v, double step, double* out) {
-  proxTotalVariation(v, nx_, ny_, mask_, step, proxSettings(false), out);
-}
-
-void TotalVariation::proxNonNegative(const double* v, double step, double* out) {
-  proxTotalVariation(v, nx_, ny_, mask_, step, proxSettings(true), out);
 }
 
 double TotalVariation::proxValueIn(compute::VectorSpace& space, const compute::SpaceVector& x) {
@@ -125,18 +116,8 @@ double TotalVariation::proxValueIn(compute::VectorSpace& space, const compute::S
   return space.differencePenalty(kind, residentArgs(space, 0.0), x, nullptr, 1.0);
 }
 
-void TotalVariation::proxIn(compute::VectorSpace& space, const compute::SpaceVector& v, double step,
-                            compute::SpaceVector& out) {
-  proxTotalVariationIn(space, residentImage(space, 0.0), v, step, proxSettings(false), out);
-}
-
-void TotalVariation::proxNonNegativeIn(compute::VectorSpace& space, const compute::SpaceVector& v,
-                                       double step, compute::SpaceVector& out) {
-  proxTotalVariationIn(space, residentImage(space, 0.0), v, step, proxSettings(true), out);
-}
-
 HuberRegularizer::HuberRegularizer(int nx, int ny, double delta)
-    : Regularizer(nx, ny), delta_(delta) {
+    : DualProxRegularizer(nx, ny), delta_(delta) {
   if (!(delta > 0.0))
     throw std::invalid_argument("huber: delta must be positive");
 }
@@ -172,33 +153,14 @@ double HuberRegularizer::evaluateIn(compute::VectorSpace& space, const compute::
                                  image, gradient, scale);
 }
 
-TvProxSettings HuberRegularizer::proxSettings(bool nonnegative) const {
+TvProxSettings HuberRegularizer::proxSettings() const {
   TvProxSettings s;
   s.huber_delta = delta_;
-  s.nonnegative = nonnegative;
   return s;
-}
-
-void HuberRegularizer::prox(const double* v, double step, double* out) {
-  proxTotalVariation(v, nx_, ny_, mask_, step, proxSettings(false), out);
-}
-
-void HuberRegularizer::proxNonNegative(const double* v, double step, double* out) {
-  proxTotalVariation(v, nx_, ny_, mask_, step, proxSettings(true), out);
 }
 
 double HuberRegularizer::proxValueIn(compute::VectorSpace& space, const compute::SpaceVector& x) {
   return evaluateIn(space, x, nullptr, 1.0);
-}
-
-void HuberRegularizer::proxIn(compute::VectorSpace& space, const compute::SpaceVector& v,
-                              double step, compute::SpaceVector& out) {
-  proxTotalVariationIn(space, residentImage(space, delta_), v, step, proxSettings(false), out);
-}
-
-void HuberRegularizer::proxNonNegativeIn(compute::VectorSpace& space, const compute::SpaceVector& v,
-                                         double step, compute::SpaceVector& out) {
-  proxTotalVariationIn(space, residentImage(space, delta_), v, step, proxSettings(true), out);
 }
 
 // sum_p m_p (dx_p^2 + dy_p^2) and, when asked, scale * D^T q with q = 2 m (dx, dy): the

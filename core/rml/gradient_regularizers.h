@@ -2,8 +2,8 @@
 
 #include <vector>
 
+#include "core/rml/dual_prox_regularizer.h"
 #include "core/rml/objective_term.h"
-#include "core/rml/tv_prox.h"
 
 namespace apertura::rml {
 
@@ -13,7 +13,7 @@ enum class TvKind { Isotropic, Anisotropic };
 // (forward differences, Neumann boundaries). evaluate() uses the smoothed form
 // sqrt(|.|^2 + eps^2) - eps for gradient solvers (eps = 0: exact value, subgradient); the prox
 // (eps ignored) is Beck & Teboulle's fast gradient projection on the dual (tv_prox.h).
-class TotalVariation final : public Regularizer {
+class TotalVariation final : public DualProxRegularizer {
  public:
   TotalVariation(int nx, int ny, TvKind kind, double epsilon = 0.0);
   std::string name() const override;
@@ -22,22 +22,15 @@ class TotalVariation final : public Regularizer {
   double evaluateIn(compute::VectorSpace& space, const compute::SpaceVector& image,
                     compute::SpaceVector* gradient, double scale) override;
   bool isSmooth() const override { return eps_ > 0.0; }
-  bool hasProx() const override { return true; }
   double proxValue(const double* image) override;
-  void prox(const double* v, double step, double* out) override;
-  bool hasNonNegativeProx() const override { return true; }
-  void proxNonNegative(const double* v, double step, double* out) override;
-  bool residentProx(compute::VectorSpace& /*space*/) const override { return true; }
   double proxValueIn(compute::VectorSpace& space, const compute::SpaceVector& x) override;
-  void proxIn(compute::VectorSpace& space, const compute::SpaceVector& v, double step,
-              compute::SpaceVector& out) override;
-  void proxNonNegativeIn(compute::VectorSpace& space, const compute::SpaceVector& v, double step,
-                         compute::SpaceVector& out) override;
   void setProxIterations(int iterations, double tolerance);
+
+ protected:
+  TvProxSettings proxSettings() const override;
 
  private:
   double value(const double* image, double* gradient, double scale, double eps);
-  TvProxSettings proxSettings(bool nonnegative) const;
   TvKind kind_;
   double eps_;
   int prox_iterations_ = 500;
@@ -47,7 +40,7 @@ class TotalVariation final : public Regularizer {
 // Huber penalty of the gradient magnitude (edge-preserving, C1): sum_p m_p h(|grad I|_p) with
 // h(r) = r^2 / (2 delta) for r <= delta and r - delta / 2 beyond. Prox as for TV, with the
 // Huber term's quadratic dual penalty.
-class HuberRegularizer final : public Regularizer {
+class HuberRegularizer final : public DualProxRegularizer {
  public:
   HuberRegularizer(int nx, int ny, double delta);
   std::string name() const override { return "huber"; }
@@ -55,19 +48,12 @@ class HuberRegularizer final : public Regularizer {
   bool residentIn(compute::VectorSpace& /*space*/) const override { return true; }
   double evaluateIn(compute::VectorSpace& space, const compute::SpaceVector& image,
                     compute::SpaceVector* gradient, double scale) override;
-  bool hasProx() const override { return true; }
-  void prox(const double* v, double step, double* out) override;
-  bool hasNonNegativeProx() const override { return true; }
-  void proxNonNegative(const double* v, double step, double* out) override;
-  bool residentProx(compute::VectorSpace& /*space*/) const override { return true; }
   double proxValueIn(compute::VectorSpace& space, const compute::SpaceVector& x) override;
-  void proxIn(compute::VectorSpace& space, const compute::SpaceVector& v, double step,
-              compute::SpaceVector& out) override;
-  void proxNonNegativeIn(compute::VectorSpace& space, const compute::SpaceVector& v, double step,
-                         compute::SpaceVector& out) override;
+
+ protected:
+  TvProxSettings proxSettings() const override;
 
  private:
-  TvProxSettings proxSettings(bool nonnegative) const;
   double delta_;
 };
 

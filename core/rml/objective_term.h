@@ -95,8 +95,8 @@ class Regularizer : public ObjectiveTerm {
   std::size_t numPixels() const { return std::size_t(nx_) * std::size_t(ny_); }
   int nx() const { return nx_; }
   int ny() const { return ny_; }
-  // Frees the copies residentArgs() keeps in a space; call it before that space goes away if the
-  // term outlives it (the cache is keyed by the space's address).
+  // Frees the copies residentArgs() and residentWork() keep in a space; call it before that
+  // space goes away if the term outlives it (the cache is keyed by the space's address).
   void releaseResident() { resident_ = {}; }
 
  protected:
@@ -106,10 +106,7 @@ class Regularizer : public ObjectiveTerm {
   // fixed once it has been evaluated in a space.
   compute::PenaltyArgs residentArgs(compute::VectorSpace& space, double parameter,
                                     const std::vector<double>& prior = {}) {
-    if (resident_.space != &space) {
-      resident_ = {};
-      resident_.space = &space;
-    }
+    useSpace(space);
     auto upload = [&space, this](const std::vector<double>& host) {
       auto v = space.create(numPixels());
       if (host.size() == 1)
@@ -132,13 +129,25 @@ class Regularizer : public ObjectiveTerm {
   }
 
   // The image as the dual proxes see it in `space` (the mask uploaded as residentArgs() does).
-  TvProxImage residentImage(compute::VectorSpace& space, double parameter) {
+  TvProxImage residentImage(compute::VectorSpace& space) {
     TvProxImage image;
     image.nx = nx_;
     image.ny = ny_;
-    image.mask = residentArgs(space, parameter).mask;
+    image.mask = residentArgs(space, 0.0).mask;
     image.min_mask = smallestWeight();
     return image;
+  }
+
+  // `count` image-sized work vectors in `space`, kept like residentArgs()'s copies (their
+  // contents are the last user's).
+  std::vector<compute::SpaceVector*> residentWork(compute::VectorSpace& space, std::size_t count) {
+    useSpace(space);
+    while (resident_.work.size() < count)
+      resident_.work.push_back(space.create(numPixels()));
+    std::vector<compute::SpaceVector*> work;
+    for (std::size_t i = 0; i < count; ++i)
+      work.push_back(resident_.work[i].get());
+    return work;
   }
 
   int nx_;
@@ -150,7 +159,15 @@ class Regularizer : public ObjectiveTerm {
     compute::VectorSpace* space = nullptr;
     compute::SpaceVectorPtr mask;
     compute::SpaceVectorPtr prior;
+    std::vector<compute::SpaceVectorPtr> work;
   };
+  // Drops the copies kept in another space.
+  void useSpace(compute::VectorSpace& space) {
+    if (resident_.space != &space) {
+      resident_ = {};
+      resident_.space = &space;
+    }
+  }
   Resident resident_;
   mutable double smallest_weight_ = -1.0;
 };

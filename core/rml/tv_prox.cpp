@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
+#include <string>
 
 #include "core/rml/host_vector_space.h"
 
@@ -23,7 +25,8 @@ double smallestPositiveWeight(const std::vector<double>& mask) {
 }
 
 void proxTotalVariationIn(VectorSpace& space, const TvProxImage& image, const SpaceVector& v,
-                          double step, const TvProxSettings& settings, SpaceVector& out) {
+                          double step, const TvProxSettings& settings,
+                          const std::vector<SpaceVector*>& work, SpaceVector& out) {
   if (!(step > 0.0) || image.min_mask == 0.0) {
     // No penalty left: the prox is the identity (or the projection on x >= 0).
     if (&out != &v)
@@ -45,9 +48,19 @@ void proxTotalVariationIn(VectorSpace& space, const TvProxImage& image, const Sp
   args.huber_delta = delta;
   args.lipschitz = 8.0 * step * step + (delta > 0.0 ? step * delta / image.min_mask : 0.0);
 
-  const SpaceVectorPtr qx = space.create(n), qy = space.create(n);
-  const SpaceVectorPtr rx = space.create(n), ry = space.create(n);
-  const SpaceVectorPtr x = space.create(n);
+  std::vector<SpaceVectorPtr> own;
+  std::vector<SpaceVector*> vectors = work;
+  if (vectors.empty()) {
+    for (std::size_t i = 0; i < kTvProxWorkVectors; ++i)
+      vectors.push_back(own.emplace_back(space.create(n)).get());
+  } else if (vectors.size() != kTvProxWorkVectors) {
+    throw std::logic_error("proxTotalVariationIn: expected " + std::to_string(kTvProxWorkVectors) +
+                           " work vectors");
+  }
+  SpaceVector *qx = vectors[0], *qy = vectors[1], *rx = vectors[2], *ry = vectors[3];
+  SpaceVector* x = vectors[4];
+  for (SpaceVector* dual : {qx, qy, rx, ry})
+    space.fill(0.0, *dual);  // the dual starts at zero (x is written before it is read)
   double tk = 1.0;
   for (int it = 0; it < settings.max_iterations; ++it) {
     space.primalFromDual(image.nx, image.ny, v, *rx, *ry, step, settings.nonnegative, *x);
@@ -78,7 +91,7 @@ void proxTotalVariation(const double* v, int nx, int ny, const std::vector<doubl
   image.ny = ny;
   image.mask = hmask.get();
   image.min_mask = smallestPositiveWeight(mask);
-  proxTotalVariationIn(space, image, *hv, step, settings, *hout);
+  proxTotalVariationIn(space, image, *hv, step, settings, {}, *hout);
   space.download(*hout, out);
 }
 

@@ -29,10 +29,14 @@ struct TvProxImage {
 // with phi the TV norm (or its Huber form), by fast gradient projection on the dual (Beck &
 // Teboulle 2009, with their bound constraint): x = P(v - step D^T q), q_p in the ball of radius
 // m_p (a box for anisotropic TV). Written once on VectorSpace: every vector stays in `space`
-// (out may be v).
+// (out may be v). `work` is empty (the prox creates its vectors for the call) or holds
+// kTvProxWorkVectors image-sized vectors of `space`, distinct from v and out, to work in.
+constexpr std::size_t kTvProxWorkVectors = 5;
 void proxTotalVariationIn(compute::VectorSpace& space, const TvProxImage& image,
                           const compute::SpaceVector& v, double step,
-                          const TvProxSettings& settings, compute::SpaceVector& out);
+                          const TvProxSettings& settings,
+                          const std::vector<compute::SpaceVector*>& work,
+                          compute::SpaceVector& out);
 // The same on host arrays (mask empty: 1 everywhere).
 void proxTotalVariation(const double* v, int nx, int ny, const std::vector<double>& mask,
                         double step, const TvProxSettings& settings, double* out);

@@ -3,7 +3,8 @@
 // addDifferenceAdjoint with the projections written out here; and the resident proxes of the
 // difference regularizers (TV, Huber, TSV, Laplacian; proxIn, proxNonNegativeIn, proxValueIn)
 // against the classes' prox(), proxNonNegative() and proxValue(), bit for bit, on odd and
-// degenerate shapes with masks that have zeros; and the errors for bad arguments.
+// degenerate shapes with masks that have zeros; that the dual proxes keep their work vectors
+// in a space between calls; and the errors for bad arguments.
 #include <QtTest>
 #include <algorithm>
 #include <cmath>
@@ -220,6 +221,30 @@ class TestSpaceDualProxes : public QObject {
       }
       reg->releaseResident();
     }
+  }
+
+  // A FISTA run calls the prox at every backtracking step: in a space (a GPU's memory) the dual
+  // prox keeps its work vectors instead of allocating them per call, until releaseResident().
+  void dualProxesKeepTheirWorkVectors() {
+    Random rng(5);
+    const int nx = 9, ny = 7;
+    const std::size_t n = std::size_t(nx) * ny;
+    HostVectorSpace space;
+    HuberRegularizer huber(nx, ny, 0.2);
+    auto v = uploaded(space, rng.vector(n, -1.0, 2.0));
+    auto out = space.create(n);
+    const std::size_t before = space.bytesHeld();
+    const std::size_t kept = before + kTvProxWorkVectors * n * sizeof(double);
+    huber.proxIn(space, *v, 0.3, *out);
+    QCOMPARE(space.bytesHeld(), kept);
+    huber.proxNonNegativeIn(space, *v, 0.3, *out);
+    huber.proxIn(space, *v, 0.7, *v);
+    QCOMPARE(space.bytesHeld(), kept);
+    huber.releaseResident();
+    QCOMPARE(space.bytesHeld(), before);
+    QVERIFY_THROWS_EXCEPTION(std::logic_error,
+                             proxTotalVariationIn(space, TvProxImage{nx, ny, nullptr, 1.0}, *v, 0.3,
+                                                  TvProxSettings{}, {out.get()}, *out));
   }
 
   void dualPassesRejectInvalidArguments() {

@@ -18,8 +18,11 @@ QString formatBytes(std::uint64_t bytes) {
 }
 
 QString memoryEstimateText(const engine::MemoryEstimate& e) {
-  QString text = QObject::tr("RAM %1 (optimizer %2)")
-                     .arg(formatBytes(e.totalBytes()), formatBytes(e.optimizer_bytes));
+  // An optimizer whose vectors live on the GPU costs no RAM: say where it is instead of "0 B".
+  QString text = e.optimizer_on_device
+                     ? QObject::tr("RAM %1 (optimizer on the GPU)").arg(formatBytes(e.totalBytes()))
+                     : QObject::tr("RAM %1 (optimizer %2)")
+                           .arg(formatBytes(e.totalBytes()), formatBytes(e.optimizer_bytes));
   if (e.optimizer_spill_bytes > 0) {
     text += QObject::tr(" + %1 on disk (L-BFGS spill)").arg(formatBytes(e.optimizer_spill_bytes));
   }

@@ -191,9 +191,14 @@ class TestBackendChoice : public QObject {
     e.budget_bytes = 1ull << 30;
     QVERIFY(!memoryEstimateText(e).contains("GPU"));
     e.device_bytes = 3ull << 30;
+    e.optimizer_bytes = 5ull << 20;
     QVERIFY2(memoryEstimateText(e).endsWith("; GPU 3.0 GiB"), qPrintable(memoryEstimateText(e)));
+    QVERIFY(memoryEstimateText(e).startsWith("RAM 5.0 MiB (optimizer 5.0 MiB)"));
+    e.optimizer_bytes = 0;
     e.optimizer_on_device = true;
     QVERIFY2(memoryEstimateText(e).endsWith("; GPU 3.0 GiB (with the optimizer)"),
+             qPrintable(memoryEstimateText(e)));
+    QVERIFY2(memoryEstimateText(e).startsWith("RAM 0 B (optimizer on the GPU)"),
              qPrintable(memoryEstimateText(e)));
   }
 

@@ -35,6 +35,7 @@
 #include "gui/window/project_actions.h"
 #include "gui/window/run_status_widget.h"
 #include "gui/window/surface_tab.h"
+#include "gui/window/wheel_scrolls_panel.h"
 
 namespace apertura::gui {
 
@@ -193,6 +194,7 @@ void MainWindow::buildDocks() {
   auto* scroll = new QScrollArea;
   scroll->setWidget(run_settings_);
   scroll->setWidgetResizable(true);
+  new WheelScrollsPanel(scroll);
   settings_dock->setWidget(scroll);
   addDockWidget(Qt::LeftDockWidgetArea, settings_dock);
 

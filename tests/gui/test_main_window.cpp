@@ -62,6 +62,21 @@ class TestMainWindow : public QObject {
              qPrintable(items.join(",")));
   }
 
+  // Activating a window focuses the first control of its tab chain (today the view tabs' bar). A
+  // focused settings combo or spin box takes the wheel (WheelScrollsPanel), so a reordered chain
+  // must not start the window in the run settings.
+  void startsWithNoSettingsControlFocused() {
+    MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QApplication::setActiveWindow(&w);  // Xvfb without a window manager activates nothing
+    QTRY_VERIFY(QApplication::focusWidget() != nullptr);
+    QWidget* focused = QApplication::focusWidget();
+    auto* settings = w.findChild<apertura::gui::RunSettingsPanel*>();
+    QVERIFY(settings != nullptr);
+    QVERIFY2(!settings->isAncestorOf(focused), focused->metaObject()->className());
+  }
+
   void openingShowsSummaryAndCoverage() {
     MainWindow w;
     w.show();

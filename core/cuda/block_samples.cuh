@@ -8,6 +8,7 @@
 
 #include <complex>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -25,12 +26,17 @@ namespace apertura::cuda {
 struct CudaPlannedBlock final : imaging::PlannedBlock {
   imaging::UvwBlock block;
   std::vector<double> scale_u, scale_v;
-  DeviceArray<double> uvw, su, sv;
+  std::vector<double> scale_w;  // with w-stacking only
+  double w_offset = 0.0;
+  DeviceArray<double> uvw, su, sv, sw;
   bool resident = false;
   mutable DeviceArray<char> samples;         // the visibilities, then the weights
   mutable const void* samples_of = nullptr;  // the host visibilities they were copied from
   mutable bool samples_tried = false;
   DeviceTilePlan tiles;
+  // w-stacking: the samples in order of their first w plane, and where each plane's start.
+  DeviceArray<std::uint32_t> w_order;
+  std::vector<std::size_t> w_start;
 };
 
 class BlockSamples {
@@ -38,7 +44,7 @@ class BlockSamples {
   // Copies go through `stager` (attached to the operator's stream); device bytes count in `bytes`.
   BlockSamples(PinnedStager& stager, int device, const ByteCounter& bytes)
       : stager_(stager), device_(device), bytes_(bytes) {
-    for (auto* a : {&stage_uvw_, &stage_su_, &stage_sv_})
+    for (auto* a : {&stage_uvw_, &stage_su_, &stage_sv_, &stage_sw_})
       a->track(bytes_);
     stage_vis_.track(bytes_);
     stage_weights_.track(bytes_);
@@ -48,7 +54,7 @@ class BlockSamples {
   void makeResident(CudaPlannedBlock& p) {
     const imaging::UvwBlock& b = p.block;
     const std::string what = "the uvw coordinates of the samples";
-    for (auto* a : {&p.uvw, &p.su, &p.sv})
+    for (auto* a : {&p.uvw, &p.su, &p.sv, &p.sw})
       a->track(bytes_);
     p.uvw.reserve(3 * b.num_rows, device_, what);
     p.su.reserve(b.num_channels, device_, what);
@@ -56,6 +62,10 @@ class BlockSamples {
     stager_.upload(p.uvw.data(), b.uvw_m, 3 * b.num_rows * sizeof(double));
     stager_.upload(p.su.data(), p.scale_u.data(), b.num_channels * sizeof(double));
     stager_.upload(p.sv.data(), p.scale_v.data(), b.num_channels * sizeof(double));
+    if (!p.scale_w.empty()) {
+      p.sw.reserve(b.num_channels, device_, what);
+      stager_.upload(p.sw.data(), p.scale_w.data(), b.num_channels * sizeof(double));
+    }
     p.resident = true;
   }
 
@@ -64,10 +74,12 @@ class BlockSamples {
     SampleArgs a;
     a.count = b.block.numSamples();
     a.channels = b.block.num_channels;
+    a.w_offset = b.w_offset;
     if (b.resident) {
       a.uvw = b.uvw.data();
       a.scale_u = b.su.data();
       a.scale_v = b.sv.data();
+      a.scale_w = b.scale_w.empty() ? nullptr : b.sw.data();
       return a;
     }
     const std::string what = "the uvw coordinates of a block";
@@ -80,6 +92,11 @@ class BlockSamples {
     a.uvw = stage_uvw_.data();
     a.scale_u = stage_su_.data();
     a.scale_v = stage_sv_.data();
+    if (!b.scale_w.empty()) {
+      stage_sw_.reserve(b.block.num_channels, device_, what);
+      stager_.upload(stage_sw_.data(), b.scale_w.data(), b.block.num_channels * sizeof(double));
+      a.scale_w = stage_sw_.data();
+    }
     return a;
   }
 
@@ -125,7 +142,7 @@ class BlockSamples {
   PinnedStager& stager_;
   int device_;
   ByteCounter bytes_;
-  DeviceArray<double> stage_uvw_, stage_su_, stage_sv_;
+  DeviceArray<double> stage_uvw_, stage_su_, stage_sv_, stage_sw_;
   DeviceArray<float2> stage_vis_;  // a chi2 pass's staged visibilities
   DeviceArray<float> stage_weights_;
 };

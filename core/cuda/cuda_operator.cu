@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -27,6 +28,7 @@
 #include "core/cuda/gridding_kernels.cuh"
 #include "core/cuda/pinned_stager.cuh"
 #include "core/cuda/tiled_gridding.cuh"
+#include "core/cuda/w_stack_passes.cuh"
 #include "core/cuda/wide_accumulator.cuh"
 
 namespace apertura::cuda {
@@ -39,9 +41,8 @@ class CudaOperator final : public imaging::ImagingOperator<T> {
   using DC = typename DeviceComplex<T>::type;
 
   explicit CudaOperator(const CudaOperatorConfig& c) : config_(c), device_(c.device) {
-    if (c.settings.w_stacking)
-      throw InputError("imaging.w_stacking",
-                       "the CUDA backend does not do w-stacking yet: use imaging.backend cpu");
+    if (c.settings.w_stacking && !c.plan_w_stack)
+      throw std::invalid_argument("CUDA operator: w-stacking without a plane planner");
     if (c.threads_per_block < 32 || c.threads_per_block > 1024 || c.threads_per_block % 32)
       throw InputError("APERTURA_CUDA_THREADS",
                        "threads per block must be 32..1024, a multiple "
@@ -93,6 +94,8 @@ class CudaOperator final : public imaging::ImagingOperator<T> {
     check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate");
     stager_.attach(stream_);
     plan_ = makeFftPlan(nu_, nv_, Fft<T>::kType, stream_, bytes_);
+    wstack_.emplace(WStackContext{c.packed, c.geometry, stream_, threads(), device_, bytes_},
+                    stager_, samples_);
     if (wideAccumulation())
       wide_.allocate(bytes_, device_, nu_, nv_, c.geometry.nx, c.geometry.ny, c.corr_x, c.corr_y,
                      stream_);
@@ -114,13 +117,27 @@ class CudaOperator final : public imaging::ImagingOperator<T> {
   void setSamples(const std::vector<imaging::UvwBlock>& blocks) override {
     selectDevice();
     held_.clear();
-    for (auto& p : planBlocks(blocks))
+    imaging::WStackLayout layout;
+    if (config_.settings.w_stacking)
+      layout = config_.plan_w_stack(blocks);
+    wstack_->setPlanes(layout);  // before the blocks are planned: they take its scales
+    for (auto& p : planAll(blocks))
       held_.emplace_back(static_cast<CudaPlannedBlock*>(p.release()));
+    if (layout.active)
+      wstack_->prepare(layout, held_);
   }
 
   void degrid(const Complex* image, const std::vector<Complex*>& vis) override {
     checkBlocks(vis.size());
-    prepareDegrid(image);
+    if (wstack_->active()) {
+      selectDevice();
+      stager_.upload(image_.data(), image, config_.geometry.numPixels() * sizeof(DC));
+      wstack_->degrid(
+          held_, image_.data(), grid_.data(), [&] { fft(grid_, CUFFT_FORWARD); }, corr_x_.data(),
+          corr_y_.data(), vis);
+      return;
+    }
+    prepareModel(image);
     for (std::size_t b = 0; b < vis.size(); ++b)
       degridBlock(*held_[b], vis[b]);
   }
@@ -136,6 +153,13 @@ class CudaOperator final : public imaging::ImagingOperator<T> {
       gridDouble(vis, weights, wide.data());
       for (std::size_t p = 0; p < wide.size(); ++p)
         image[p] = Complex(wide[p]);
+      return;
+    }
+    if (wstack_->active()) {
+      wstack_->grid(
+          held_, vis, weights, grid_.data(), [&] { fft(grid_, CUFFT_INVERSE); }, corr_x_.data(),
+          corr_y_.data(), image_.data());
+      stager_.download(image, image_.data(), config_.geometry.numPixels() * sizeof(DC));
       return;
     }
     zero(grid_);
@@ -154,6 +178,14 @@ class CudaOperator final : public imaging::ImagingOperator<T> {
     if (weights.size() != vis.size())
       throw std::invalid_argument("grid: one weight pointer (or null) per block expected");
     selectDevice();
+    if (wstack_->active()) {
+      wstack_->grid(
+          held_, vis, weights, wide_.cells(), [&] { wide_.inverseFft(); }, wide_.corrX(),
+          wide_.corrY(), wide_.image());
+      stager_.download(image, wide_.image(),
+                       config_.geometry.numPixels() * sizeof(std::complex<double>));
+      return;
+    }
     wide_.zero();
     for (std::size_t b = 0; b < vis.size(); ++b)
       gridInto(wide_.grid(), *held_[b], vis[b], weights[b]);
@@ -161,41 +193,19 @@ class CudaOperator final : public imaging::ImagingOperator<T> {
   }
 
   std::unique_ptr<imaging::PlannedBlock> planBlock(const imaging::UvwBlock& block) override {
+    requireNoWStacking();
     return plan(block);
   }
 
-  // Blocks held in memory: resident on the device when they fit in 80% of its free memory, else
-  // copied in per call like blocks planned one at a time.
   std::vector<std::unique_ptr<imaging::PlannedBlock>> planBlocks(
       const std::vector<imaging::UvwBlock>& blocks) override {
-    selectDevice();
-    std::size_t bytes = 0;
-    for (const imaging::UvwBlock& b : blocks)
-      bytes += (3 * b.num_rows + 2 * b.num_channels) * sizeof(double) +
-               (config_.tiled_gridding ? 2 * b.numSamples() * sizeof(std::uint32_t) : 0);
-    std::size_t free_bytes = 0, total = 0;
-    check(cudaMemGetInfo(&free_bytes, &total), "cudaMemGetInfo");
-    const bool resident = bytes <= free_bytes / 5 * 4;
-    std::vector<std::unique_ptr<imaging::PlannedBlock>> out;
-    for (const imaging::UvwBlock& b : blocks) {
-      auto p = plan(b);
-      if (resident && b.numSamples() > 0) {
-        samples_.makeResident(*p);
-        // The tile plan's sample indices are 32-bit; larger blocks keep the simple gridder.
-        if (config_.tiled_gridding && b.numSamples() < (std::size_t(1) << 32))
-          p->tiles.make(config_.packed, samples_.coordinates(*p), threads(), stream_, device_,
-                        bytes_);
-      }
-      out.push_back(std::move(p));
-    }
-    check(cudaStreamSynchronize(stream_), "upload of the uvw coordinates");
-    return out;
+    requireNoWStacking();
+    return planAll(blocks);
   }
 
   void prepareDegrid(const Complex* image) override {
-    selectDevice();
-    stager_.upload(image_.data(), image, config_.geometry.numPixels() * sizeof(DC));
-    imageToModelGrid();
+    requireNoWStacking();
+    prepareModel(image);
   }
 
   compute::VectorSpace* vectorSpace() override {
@@ -207,6 +217,7 @@ class CudaOperator final : public imaging::ImagingOperator<T> {
   }
 
   void prepareDegridResident(const compute::SpaceVector& image) override {
+    requireNoWStacking();
     selectDevice();
     checkPixels(image);
     static_cast<CudaVectorSpace*>(vectorSpace())->toComplex(image, image_.data());
@@ -214,6 +225,7 @@ class CudaOperator final : public imaging::ImagingOperator<T> {
   }
 
   void endGridResident(double scale, compute::SpaceVector& image) override {
+    requireNoWStacking();
     selectDevice();
     checkPixels(image);
     auto* space = static_cast<CudaVectorSpace*>(vectorSpace());
@@ -241,6 +253,7 @@ class CudaOperator final : public imaging::ImagingOperator<T> {
   }
 
   void beginGrid() override {
+    requireNoWStacking();
     selectDevice();
     if (wideAccumulation())
       wide_.zero();
@@ -286,6 +299,7 @@ class CudaOperator final : public imaging::ImagingOperator<T> {
   // fixed set of per-block partial sums for chi2.
   double residualBlock(const imaging::PlannedBlock& planned, const std::complex<float>* vis,
                        const float* weights, bool grid) override {
+    requireNoWStacking();
     if (!weights)
       throw std::invalid_argument("residualBlock: the weights are required");
     selectDevice();
@@ -337,7 +351,9 @@ class CudaOperator final : public imaging::ImagingOperator<T> {
   std::string describe() const override {
     return "backend=cuda device=" + std::to_string(device_) + " (" + deviceName(device_) +
            ") threads_per_block=" + std::to_string(config_.threads_per_block) +
-           (config_.tiled_gridding ? " gridder=tiled " : " gridder=simple ") + config_.description;
+           (config_.tiled_gridding ? " gridder=tiled " : " gridder=simple ") + config_.description +
+           " wstack_planes=" + std::to_string(wstack_->planes().planes) + " " +
+           config_.description_tail;
   }
 
  private:
@@ -357,6 +373,35 @@ class CudaOperator final : public imaging::ImagingOperator<T> {
           "operator called with a different number of blocks than setSamples() was given");
   }
 
+  // Blocks held in memory: resident on the device when they fit in 80% of its free memory, else
+  // copied in per call like blocks planned one at a time. With w-stacking no tile plan is made:
+  // the planes' passes visit the samples in order of their w plane instead.
+  std::vector<std::unique_ptr<imaging::PlannedBlock>> planAll(
+      const std::vector<imaging::UvwBlock>& blocks) {
+    selectDevice();
+    std::size_t bytes = 0;
+    for (const imaging::UvwBlock& b : blocks)
+      bytes += (3 * b.num_rows + 2 * b.num_channels) * sizeof(double) +
+               (config_.tiled_gridding ? 2 * b.numSamples() * sizeof(std::uint32_t) : 0);
+    std::size_t free_bytes = 0, total = 0;
+    check(cudaMemGetInfo(&free_bytes, &total), "cudaMemGetInfo");
+    const bool resident = bytes <= free_bytes / 5 * 4;
+    std::vector<std::unique_ptr<imaging::PlannedBlock>> out;
+    for (const imaging::UvwBlock& b : blocks) {
+      auto p = plan(b);
+      if (resident && b.numSamples() > 0) {
+        samples_.makeResident(*p);
+        // The tile plan's sample indices are 32-bit; larger blocks keep the simple gridder.
+        if (config_.tiled_gridding && !wstack_->active() && b.numSamples() < (std::size_t(1) << 32))
+          p->tiles.make(config_.packed, samples_.coordinates(*p), threads(), stream_, device_,
+                        bytes_);
+      }
+      out.push_back(std::move(p));
+    }
+    check(cudaStreamSynchronize(stream_), "upload of the uvw coordinates");
+    return out;
+  }
+
   std::unique_ptr<CudaPlannedBlock> plan(const imaging::UvwBlock& block) const {
     auto p = std::make_unique<CudaPlannedBlock>();
     p->block = block;
@@ -364,8 +409,29 @@ class CudaOperator final : public imaging::ImagingOperator<T> {
       const double f = block.frequencies_hz[c] / imaging::kSpeedOfLight;
       p->scale_u.push_back(f * config_.geometry.cell_l * nu_);
       p->scale_v.push_back(f * config_.geometry.cell_m * nv_);
+      if (wstack_->active())
+        p->scale_w.push_back(f / wstack_->planes().dw);
     }
+    p->w_offset = wstack_->active() ? wstack_->planes().w0 / wstack_->planes().dw : 0.0;
     return p;
+  }
+
+  void prepareModel(const Complex* image) {
+    selectDevice();
+    stager_.upload(image_.data(), image, config_.geometry.numPixels() * sizeof(DC));
+    imageToModelGrid();
+  }
+
+  void requireNoWStacking() const {
+    if (config_.settings.w_stacking)
+      throw InputError("imaging.w_stacking",
+                       "w-stacking needs every visibility in memory (one pass per w plane): "
+                       "it cannot be used with streaming data");
+  }
+
+  void fft(DeviceArray<DC>& grid, int direction) {
+    checkFft(Fft<T>::exec(plan_, grid.data(), direction),
+             direction == CUFFT_FORWARD ? "forward FFT" : "inverse FFT");
   }
 
   template <typename G>
@@ -465,6 +531,7 @@ class CudaOperator final : public imaging::ImagingOperator<T> {
   BlockSamples samples_{stager_, device_, bytes_};  // where a block's samples are on the device
   std::vector<std::unique_ptr<CudaPlannedBlock>> held_;  // setSamples()
   std::unique_ptr<CudaVectorSpace> space_;               // resident images (made on first use)
+  std::optional<WStackPasses<T>> wstack_;  // w-stacking's whole calls (made once the stream exists)
 };
 
 }  // namespace

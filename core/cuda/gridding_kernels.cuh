@@ -10,6 +10,7 @@
 
 #include "core/cuda/device_buffers.cuh"
 #include "core/imaging/device_gridding.h"
+#include "core/imaging/device_wstack.h"
 
 namespace apertura::cuda {
 
@@ -27,11 +28,14 @@ struct DeviceComplex<double> {
 };
 
 // Where the samples of one block are on the device: sample i = row * channels + channel sits at
-// grid coordinates (uvw[3 row] scale_u[channel], uvw[3 row + 1] scale_v[channel]).
+// grid coordinates (uvw[3 row] scale_u[channel], uvw[3 row + 1] scale_v[channel]), and with
+// w-stacking at w plane coordinate uvw[3 row + 2] scale_w[channel] - w_offset.
 struct SampleArgs {
   const double* uvw = nullptr;
   const double* scale_u = nullptr;
   const double* scale_v = nullptr;
+  const double* scale_w = nullptr;  // null without w-stacking
+  double w_offset = 0.0;
   unsigned long long count = 0;
   unsigned long long channels = 1;
 
@@ -39,6 +43,11 @@ struct SampleArgs {
     const unsigned long long r = i / channels, c = i - r * channels;
     gu = uvw[3 * r] * scale_u[c];
     gv = uvw[3 * r + 1] * scale_v[c];
+  }
+
+  __device__ double wCoordinate(unsigned long long i) const {
+    const unsigned long long r = i / channels, c = i - r * channels;
+    return imaging::deviceWCoordinate(uvw[3 * r + 2], scale_w[c], w_offset);
   }
 };
 

@@ -62,6 +62,18 @@ class WideAccumulator {
   }
 
   double* grid() const { return reinterpret_cast<double*>(grid_.data()); }
+  // For w-stacking, which transforms the grid once per plane and adds the planes' images.
+  double2* cells() const { return grid_.data(); }
+  double2* image() const { return image_.data(); }
+  const double* corrX() const { return corr_x_.data(); }
+  const double* corrY() const { return corr_y_.data(); }
+  void inverseFft() {
+    checkFft(Fft<double>::exec(plan_, grid_.data(), CUFFT_INVERSE), "inverse FFT (double grid)");
+  }
+  void zeroImage() {
+    check(cudaMemsetAsync(image_.data(), 0, image_.size() * sizeof(double2), stream_),
+          "cudaMemset (double image)");
+  }
 
   void zero() {
     check(cudaMemsetAsync(grid_.data(), 0, grid_.size() * sizeof(double2), stream_),
@@ -71,7 +83,7 @@ class WideAccumulator {
   // The grid to the image in device memory: inverse FFT and correction (queued).
   const double2* transform(unsigned threads) {
     const std::size_t pixels = std::size_t(nx_) * ny_;
-    checkFft(Fft<double>::exec(plan_, grid_.data(), CUFFT_INVERSE), "inverse FFT (double grid)");
+    inverseFft();
     const unsigned blocks = unsigned((pixels + threads - 1) / threads);
     correctionKernel<double, false><<<blocks, threads, 0, stream_>>>(
         nx_, ny_, nu_, nv_, grid_.data(), corr_x_.data(), corr_y_.data(), image_.data());

@@ -85,7 +85,9 @@ OptimizerMemory optimizerMemory(const project::ProjectSettings& s, std::uint64_t
 }
 
 bool optimizerOnDevice(const project::ProjectSettings& s, std::uint64_t planes) {
-  if (s.imaging.backend != "cuda" || planes != 1)
+  // w-stacking's data term runs whole operator calls from the host (rml::Chi2Term), so the
+  // iteration stays there.
+  if (s.imaging.backend != "cuda" || planes != 1 || s.imaging.w_stacking)
     return false;
   int nonsmooth = 0;
   for (const auto& r : s.regularizers) {
@@ -186,7 +188,9 @@ MemoryEstimate estimateMemory(const project::ProjectSettings& s, const DataVolum
   if (im.backend == "cuda") {
     // As core/cuda/cuda_operator.cu allocates: grid, accumulator and cuFFT's work area (about a
     // grid: counted as one), the complex image and the correction vectors; uvw of every row and
-    // the per-channel scales; one block's visibilities (complex) and weights (float).
+    // the per-channel scales; one block's visibilities (complex) and weights (float). w-stacking
+    // holds every block's visibilities and weights, each sample's index in w-plane order, and
+    // two per-pixel screens in double.
     const std::uint64_t cells = padded(im.nx) * padded(im.ny);
     const std::uint64_t real_size = complex_size / 2;
     const std::uint64_t block_samples =
@@ -195,6 +199,9 @@ MemoryEstimate estimateMemory(const project::ProjectSettings& s, const DataVolum
                      static_cast<std::uint64_t>(im.nx + im.ny) * real_size +
                      data.rows * 3 * sizeof(double) +
                      block_samples * (complex_size + sizeof(float));
+    if (im.w_stacking)
+      e.device_bytes += data.samples * (complex_size + sizeof(float) + sizeof(std::uint32_t)) +
+                        2 * pixels * sizeof(double);
     if (e.optimizer_on_device) {
       // The optimizer's vectors, the iterate and its gradient, and four images of the
       // objective's (the mapped image and its gradient, the support, the regularizers' masks),

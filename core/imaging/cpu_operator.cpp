@@ -64,16 +64,7 @@ class CpuOperator final : public ImagingOperator<T> {
   void setSamples(const std::vector<UvwBlock>& blocks) override {
     wstack_ = WStackLayout{};
     if (settings_.w_stacking) {
-      double w_min, w_max;
-      wRange(blocks, w_min, w_max);
-      if (settings_.w_cover_min <= settings_.w_cover_max) {
-        std::size_t samples = 0;
-        for (const UvwBlock& b : blocks)
-          samples += b.numSamples();
-        w_min = samples > 0 ? std::min(w_min, settings_.w_cover_min) : settings_.w_cover_min;
-        w_max = samples > 0 ? std::max(w_max, settings_.w_cover_max) : settings_.w_cover_max;
-      }
-      wstack_ = planWStack(geometry_, kernel_, w_min, w_max);
+      wstack_ = planWStackFor(blocks, geometry_, kernel_, settings_);
       if (wstack_.active)
         w_poly_ = poly_;
     }

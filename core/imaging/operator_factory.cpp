@@ -8,14 +8,14 @@
 
 #include "core/imaging/device_kernel.h"
 #include "core/imaging/operator_layout.h"
+#include "core/imaging/w_stacking.h"
 #include "core/util/input_error.h"
 
 #include "core/imaging/cuda_module_loader.h"
 
 namespace apertura::imaging {
 
-BackendDecision decideBackend(const BackendRequest& request, bool w_stacking,
-                              const GpuInventory& inventory) {
+BackendDecision decideBackend(const BackendRequest& request, const GpuInventory& inventory) {
   const std::string& b = request.backend;
   if (b != "auto" && b != "cpu" && b != "cuda")
     throw InputError("imaging.backend", "unknown backend '" + b + "' (expected auto, cpu or cuda)");
@@ -29,11 +29,8 @@ BackendDecision decideBackend(const BackendRequest& request, bool w_stacking,
   else if (request.device < 0 || request.device >= int(inventory.devices.size()))
     why_not = "CUDA device " + std::to_string(request.device) + " does not exist (" +
               std::to_string(inventory.devices.size()) + " found)";
-  else if (w_stacking)
-    why_not = "the CUDA backend does not do w-stacking yet";
   if (b == "cuda" && !why_not.empty()) {
-    const bool device_problem =
-        inventory.built_with_cuda && !inventory.devices.empty() && !w_stacking;
+    const bool device_problem = inventory.built_with_cuda && !inventory.devices.empty();
     throw InputError(device_problem ? "imaging.gpu_device" : "imaging.backend",
                      "cuda requested, but " + why_not);
   }
@@ -86,10 +83,15 @@ std::unique_ptr<ImagingOperator<T>> makeCuda(const ImageGeometry& g, const Opera
   std::ostringstream o;
   o << "kernel=" << kernelTypeName(layout.kernel.type) << " W=" << layout.kernel.support
     << " beta=" << layout.kernel.beta << " sigma=" << s.oversampling << " epsilon=" << s.epsilon
-    << " grid=" << layout.grid_u << "x" << layout.grid_v << " wstack_planes=0"
-    << " precision=" << (std::is_same_v<T, float> ? "float" : "double")
-    << (std::is_same_v<T, float> && s.double_accumulation ? " accumulation=double" : "");
+    << " grid=" << layout.grid_u << "x" << layout.grid_v;
   c.description = o.str();
+  c.description_tail =
+      std::string("precision=") + (std::is_same_v<T, float> ? "float" : "double") +
+      (std::is_same_v<T, float> && s.double_accumulation ? " accumulation=double" : "");
+  if (s.w_stacking)
+    c.plan_w_stack = [g, s, kernel = layout.kernel](const std::vector<UvwBlock>& blocks) {
+      return planWStackFor(blocks, g, kernel, s);
+    };
   std::string problem;
   const CudaModule* module = loadCudaModule(problem);
   if (!module)
@@ -109,7 +111,7 @@ std::unique_ptr<ImagingOperator<T>> makeOperator(const ImageGeometry& geometry,
                                                  const BackendRequest& request,
                                                  std::string* report) {
   const GpuInventory inventory = request.backend == "cpu" ? GpuInventory{} : queryGpuDevices();
-  const BackendDecision d = decideBackend(request, settings.w_stacking, inventory);
+  const BackendDecision d = decideBackend(request, inventory);
   std::string line = d.reason;
   std::unique_ptr<ImagingOperator<T>> op;
 #if APERTURA_HAVE_CUDA

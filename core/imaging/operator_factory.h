@@ -21,10 +21,9 @@ struct BackendDecision {
 };
 
 // Pure decision (no device is touched): "cpu" -> CPU; "cuda" -> CUDA, or InputError naming
-// imaging.backend / imaging.gpu_device when CUDA is not built, no device exists, the index is out
-// of range or w-stacking is on; "auto" -> CUDA when it could be used, else the CPU with the reason.
-BackendDecision decideBackend(const BackendRequest& request, bool w_stacking,
-                              const GpuInventory& inventory);
+// imaging.backend / imaging.gpu_device when CUDA is not built, no device exists or the index is
+// out of range; "auto" -> CUDA when it could be used, else the CPU with the reason.
+BackendDecision decideBackend(const BackendRequest& request, const GpuInventory& inventory);
 
 // Threads per block of the CUDA kernels from the value of APERTURA_CUDA_THREADS (null or empty:
 // 256); InputError unless a multiple of 32 in 32..1024.

@@ -72,4 +72,18 @@ WStackLayout planWStack(const ImageGeometry& g, const KernelShape& kernel, doubl
   return s;
 }
 
+WStackLayout planWStackFor(const std::vector<UvwBlock>& blocks, const ImageGeometry& geometry,
+                           const KernelShape& kernel, const OperatorSettings& settings) {
+  double w_min, w_max;
+  wRange(blocks, w_min, w_max);
+  if (settings.w_cover_min <= settings.w_cover_max) {
+    std::size_t samples = 0;
+    for (const UvwBlock& b : blocks)
+      samples += b.numSamples();
+    w_min = samples > 0 ? std::min(w_min, settings.w_cover_min) : settings.w_cover_min;
+    w_max = samples > 0 ? std::max(w_max, settings.w_cover_max) : settings.w_cover_max;
+  }
+  return planWStack(geometry, kernel, w_min, w_max);
+}
+
 }  // namespace apertura::imaging

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "core/imaging/image_geometry.h"
+#include "core/imaging/imaging_operator.h"
 #include "core/imaging/kernel.h"
 #include "core/imaging/tile_plan.h"
 
@@ -31,5 +32,10 @@ WStackLayout planWStack(const ImageGeometry& geometry, const KernelShape& kernel
 
 // Smallest and largest w in wavelengths over all samples of the blocks.
 void wRange(const std::vector<UvwBlock>& blocks, double& w_min, double& w_max);
+
+// The planes an operator with `settings` (w_stacking on) uses for `blocks`: their w range widened
+// to settings' w_cover range. Every backend plans its planes here, so they agree.
+WStackLayout planWStackFor(const std::vector<UvwBlock>& blocks, const ImageGeometry& geometry,
+                           const KernelShape& kernel, const OperatorSettings& settings);
 
 }  // namespace apertura::imaging

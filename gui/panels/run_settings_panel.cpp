@@ -143,8 +143,8 @@ RunSettingsPanel::RunSettingsPanel(QWidget* parent)
          "images, bounded memory, slower); auto streams when the estimate exceeds the budget"));
   backend_->setObjectName("backend");
   backend_->setToolTip(
-      tr("Where gridding, FFTs and degridding run: Auto uses the GPU when there is one (and "
-         "w-stacking is off) and the CPU otherwise; the status bar shows what a run used"));
+      tr("Where gridding, FFTs and degridding run: Auto uses the GPU when there is one and "
+         "the CPU otherwise; the status bar shows what a run used"));
   backend_choices_ = pendingBackendChoices();
   fillBackends(backend_, backend_choices_, "auto");
   memory_->setWordWrap(true);

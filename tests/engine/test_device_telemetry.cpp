@@ -162,6 +162,13 @@ class TestDeviceTelemetry : public QObject {
     s.optimizer.in_memory_limit.reset();
     QVERIFY(optimizerOnDevice(s, 1));
     QVERIFY(!optimizerOnDevice(s, 4));
+    // w-stacking: the operator holds every sample's visibility, weight and w-plane index and two
+    // screens per pixel; its data term runs from the host, and so does the optimizer.
+    s.imaging.w_stacking = true;
+    QVERIFY(!optimizerOnDevice(s, 1));
+    const MemoryEstimate wstack = estimateMemory(s, d, 16ull << 30);
+    QVERIFY(!wstack.optimizer_on_device);
+    QCOMPARE(wstack.device_bytes, expected + 100000ull * 64 * (8 + 4 + 4) + 2 * pixels * 8);
   }
 };
 

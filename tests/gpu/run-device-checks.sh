@@ -83,8 +83,9 @@ if [ -n "$bundle" ]; then
   for check in residual accumulation chi2term lbfgs cg fista regularizers; do
     run_check "test_cuda_chi2_$check" 300 "$bin/cuda_chi2_checks" "$check"
   done
+  run_check test_cuda_operator_wstack 300 "$bin/cuda_wstack_checks" wstack
   run_check test_cuda_tiled_gridding 300 "$bin/cuda_tiled_checks" gridding
-  for check in operations penalties memory; do
+  for check in operations penalties duals memory; do
     run_check "test_cuda_space_$check" 300 "$bin/cuda_space_checks" "$check"
   done
   checks_bin=$bin
@@ -110,8 +111,8 @@ else
   fi
   note "build"
   if ! timeout 300 cmake --build "$build" -j "$(nproc)" --target test_cuda_smoke \
-      cuda_operator_checks cuda_chi2_checks cuda_tiled_checks cuda_space_checks bench_gpu_gridding \
-      bench_gpu_kernels bench_rml_iteration apertura-cli \
+      cuda_operator_checks cuda_chi2_checks cuda_wstack_checks cuda_tiled_checks cuda_space_checks \
+      bench_gpu_gridding bench_gpu_kernels bench_rml_iteration apertura-cli \
       >"$out/build.log" 2>&1; then
     note "FAIL: build (see build.log)"
     exit 1
@@ -152,6 +153,7 @@ if [ "${APERTURA_SANITIZE:-0}" = 1 ]; then
     sanitize chi2_memcheck memcheck "$checks_bin/cuda_chi2_checks" residual
     sanitize accumulation_memcheck memcheck "$checks_bin/cuda_chi2_checks" accumulation
     sanitize adjoint_memcheck memcheck "$checks_bin/cuda_operator_checks" adjoint
+    sanitize wstack_memcheck memcheck "$checks_bin/cuda_wstack_checks" wstack
     sanitize space_memcheck memcheck "$checks_bin/cuda_space_checks" operations
     sanitize resident_lbfgs_memcheck memcheck "$checks_bin/cuda_chi2_checks" lbfgs
     sanitize resident_fista_memcheck memcheck "$checks_bin/cuda_chi2_checks" fista

@@ -15,9 +15,11 @@
 
 #include "core/imaging/device_gridding.h"
 #include "core/imaging/device_tiles.h"
+#include "core/imaging/device_wstack.h"
 #include "core/imaging/fft_plans.h"
 #include "core/imaging/operator_factory.h"
 #include "core/imaging/operator_layout.h"
+#include "core/imaging/w_stacking.h"
 #include "tests/imaging/dft_reference.h"
 
 namespace apertura::imaging::test {
@@ -28,24 +30,27 @@ struct HostPair {
 };
 
 // Two blocks (1 and 3 channels) on a 96 x 80 image, the CPU operator on them, and the device's
-// steps around its grid.
+// steps around its grid. With w_max_lambda > 0 the samples have |w| up to it and the CPU operator
+// does w-stacking.
 template <typename T>
 class EmulatedCuda {
  public:
   using C = std::complex<T>;
 
-  EmulatedCuda(double eps, KernelType kernel, int nx = 96, int ny = 80)
-      : g(ImageGeometry::fromCell(nx, ny, M_PI / 180.0 / 3600.0)) {
+  EmulatedCuda(double eps, KernelType kernel, int nx = 96, int ny = 80, double cell_arcsec = 1.0,
+               double w_max_lambda = 0.0)
+      : g(ImageGeometry::fromCell(nx, ny, cell_arcsec * M_PI / 180.0 / 3600.0)) {
     std::mt19937 rng(7);
-    blocks = {randomBlock(rng, g, 1500, {1.4e9}), randomBlock(rng, g, 400, {1.0e9, 1.2e9, 1.4e9})};
-    OperatorSettings s;
+    blocks = {randomBlock(rng, g, 1500, {1.4e9}, 0.95, w_max_lambda),
+              randomBlock(rng, g, 400, {1.0e9, 1.2e9, 1.4e9}, 0.95, w_max_lambda)};
+    OperatorSettings& s = settings;
     s.epsilon = eps;
     s.kernel = kernel;
     s.threads = 1;
+    s.w_stacking = w_max_lambda > 0.0;
     layout = makeOperatorLayout(g, s, std::is_same_v<T, float>);
     k = packDeviceKernel(layout.kernel, layout.grid_u, layout.grid_v);
     cpu = makeCpuOperator<T>(g, s);
-    std::vector<UvwBlock> views;
     for (const auto& b : blocks)
       views.push_back(b.view());
     cpu->setSamples(views);
@@ -74,24 +79,37 @@ class EmulatedCuda {
 
   // Corrected image into a zeroed grid and the forward FFT (prepareDegrid).
   std::vector<C> modelGrid(const std::vector<C>& image) const {
+    return planeModelGrid(image, [](int, int) { return C(1); });
+  }
+
+  // The same with each pixel also multiplied by screen(ix, iy) (a w plane's phase screen).
+  template <typename Screen>
+  std::vector<C> planeModelGrid(const std::vector<C>& image, Screen screen) const {
     std::vector<C> grid(cells(), C(0));
     for (int iy = 0; iy < g.ny; ++iy)
       for (int ix = 0; ix < g.nx; ++ix)
         grid[devicePixelCell(ix, iy, g.nx, g.ny, layout.grid_u, layout.grid_v)] =
-            image[std::size_t(iy) * g.nx + ix] * corr(ix, iy);
+            image[std::size_t(iy) * g.nx + ix] * corr(ix, iy) * screen(ix, iy);
     fft2(grid, true);
     return grid;
   }
 
   // Inverse FFT and correction of a gridded sum (endGrid).
   std::vector<C> gridToImage(std::vector<C> grid) const {
+    std::vector<C> image(g.numPixels(), C(0));
+    addPlaneImage(std::move(grid), image, [](int, int) { return C(1); });
+    return image;
+  }
+
+  // image += the inverse FFT of `grid`, corrected and times screen(ix, iy).
+  template <typename Screen>
+  void addPlaneImage(std::vector<C> grid, std::vector<C>& image, Screen screen) const {
     fft2(grid, false);
-    std::vector<C> image(g.numPixels());
     for (int iy = 0; iy < g.ny; ++iy)
       for (int ix = 0; ix < g.nx; ++ix)
-        image[std::size_t(iy) * g.nx + ix] =
-            grid[devicePixelCell(ix, iy, g.nx, g.ny, layout.grid_u, layout.grid_v)] * corr(ix, iy);
-    return image;
+        image[std::size_t(iy) * g.nx + ix] +=
+            grid[devicePixelCell(ix, iy, g.nx, g.ny, layout.grid_u, layout.grid_v)] * corr(ix, iy) *
+            screen(ix, iy);
   }
 
   std::size_t cells() const { return std::size_t(layout.grid_u) * layout.grid_v; }
@@ -99,7 +117,9 @@ class EmulatedCuda {
   static void add(T* target, T value) { *target += value; }
 
   ImageGeometry g;
+  OperatorSettings settings;
   std::vector<TestBlock> blocks;
+  std::vector<UvwBlock> views;
   std::vector<std::vector<float>> weights;  // every 17th sample flagged (0)
   OperatorLayout layout;
   DeviceKernelParams k;
@@ -319,6 +339,133 @@ TiledEmulation emulatedTiledVsDirect(double eps, KernelType kernel, std::uint32_
   out.grid_diff = l2RelativeError(tiled, std::vector<cd>(direct.begin(), direct.end()));
   out.chi2_grid_diff =
       l2RelativeError(chi2_tiled, std::vector<cd>(chi2_direct.begin(), chi2_direct.end()));
+  return out;
+}
+
+// The CUDA operator's w-stacking run on the host (device_wstack.h): the planes planned as the
+// factory's planner does, each block's samples sorted by first plane and each plane's pass over
+// samplesOnPlane's range, the screens per pixel; relative L2 differences from the CPU operator
+// with w-stacking of degridding and weighted gridding, and how far the CPU operator without the
+// w-term is from it (so the comparison can tell the w-term from none).
+struct WStackEmulation {
+  double degrid_diff = 0.0, grid_diff = 0.0, without_w = 0.0;
+  int planes = 0, support = 0;
+  std::size_t visits = 0, samples = 0;  // sample passes made, and samples
+};
+
+template <typename T>
+WStackEmulation emulatedWStackVsCpu(double eps) {
+  using C = std::complex<T>;
+  EmulatedCuda<T> e(eps, KernelType::ExpSemicircle, 96, 80, 300.0, 1000.0);
+  const WStackLayout layout = planWStackFor(e.views, e.g, e.layout.kernel, e.settings);
+  const DeviceWStack ws{layout.planes, layout.w0, layout.dw, layout.x0};
+  const int support = e.k.support;
+  std::vector<std::vector<double>> scale_w(e.blocks.size());
+  std::vector<WPlaneOrder> orders;
+  for (std::size_t b = 0; b < e.blocks.size(); ++b) {
+    for (double f : e.blocks[b].freq)
+      scale_w[b].push_back(f / kSpeedOfLight / layout.dw);
+    orders.push_back(
+        orderByWPlane(e.views[b], scale_w[b], layout.w0 / layout.dw, support, layout.planes));
+  }
+  auto gw = [&](std::size_t b, std::size_t i) {
+    const std::size_t nchan = e.blocks[b].freq.size(), r = i / nchan;
+    return deviceWCoordinate(e.blocks[b].uvw[3 * r + 2], scale_w[b][i % nchan],
+                             layout.w0 / layout.dw);
+  };
+  auto screen = [&](int plane, double sign) {
+    return [&, plane, sign](int ix, int iy) {
+      const std::size_t p = std::size_t(iy) * e.g.nx + ix;
+      T re, im;
+      deviceWScreen<T>(ws, plane, layout.xi[p], layout.correction[p], sign, re, im);
+      return C(re, im);
+    };
+  };
+  WStackEmulation out;
+  out.planes = layout.planes;
+  out.support = support;
+  std::mt19937 rng(19);
+  const std::vector<C> image = e.randomImage(rng);
+  std::vector<std::vector<C>> vis(e.blocks.size());
+  for (std::size_t b = 0; b < e.blocks.size(); ++b) {
+    vis[b].assign(e.blocks[b].samples(), C(0));
+    out.samples += vis[b].size();
+  }
+  for (int plane = 0; plane < layout.planes; ++plane) {
+    const std::vector<C> model = e.planeModelGrid(image, screen(plane, -1.0));
+    const auto* cells = reinterpret_cast<const HostPair<T>*>(model.data());
+    for (std::size_t b = 0; b < e.blocks.size(); ++b) {
+      const auto [first, last] = samplesOnPlane(orders[b].start, plane, support);
+      for (std::size_t j = first; j < last; ++j) {
+        const std::uint32_t i = orders[b].order[j];
+        double gu, gv;
+        e.coordinates(b, i, gu, gv);
+        T re, im;
+        if (deviceWDegridSample<T>(e.k, ws, plane, gu, gv, gw(b, i), cells, re, im))
+          vis[b][i] += C(re, im);
+        ++out.visits;
+      }
+    }
+  }
+  std::vector<std::vector<C>> cpu_vis(e.blocks.size()), flat_vis(e.blocks.size());
+  std::vector<C*> cpu_ptr, flat_ptr;
+  for (std::size_t b = 0; b < e.blocks.size(); ++b) {
+    cpu_vis[b].resize(e.blocks[b].samples());
+    flat_vis[b].resize(e.blocks[b].samples());
+    cpu_ptr.push_back(cpu_vis[b].data());
+    flat_ptr.push_back(flat_vis[b].data());
+  }
+  e.cpu->degrid(image.data(), cpu_ptr);
+  OperatorSettings flat_settings = e.settings;
+  flat_settings.w_stacking = false;
+  auto flat = makeCpuOperator<T>(e.g, flat_settings);
+  flat->setSamples(e.views);
+  flat->degrid(image.data(), flat_ptr);
+  auto joined = [](const std::vector<std::vector<C>>& v) {
+    std::vector<cd> all;
+    for (const auto& b : v)
+      all.insert(all.end(), b.begin(), b.end());
+    return all;
+  };
+  std::vector<C> emulated;
+  for (const auto& b : vis)
+    emulated.insert(emulated.end(), b.begin(), b.end());
+  out.degrid_diff = l2RelativeError(emulated, joined(cpu_vis));
+  std::vector<C> flat_all;
+  for (const auto& b : flat_vis)
+    flat_all.insert(flat_all.end(), b.begin(), b.end());
+  out.without_w = l2RelativeError(flat_all, joined(cpu_vis));
+
+  // Weighted gridding of the CPU's visibilities, plane by plane.
+  std::vector<C> emulated_image(e.g.numPixels(), C(0));
+  for (int plane = 0; plane < layout.planes; ++plane) {
+    std::vector<C> grid(e.cells(), C(0));
+    for (std::size_t b = 0; b < e.blocks.size(); ++b) {
+      const auto [first, last] = samplesOnPlane(orders[b].start, plane, support);
+      for (std::size_t j = first; j < last; ++j) {
+        const std::uint32_t i = orders[b].order[j];
+        const T w = T(e.weights[b][i]);
+        if (w == T(0))
+          continue;
+        double gu, gv;
+        e.coordinates(b, i, gu, gv);
+        deviceWGridSample<T>(e.k, ws, plane, gu, gv, gw(b, i), cpu_vis[b][i].real() * w,
+                             cpu_vis[b][i].imag() * w, reinterpret_cast<T*>(grid.data()),
+                             EmulatedCuda<T>::add);
+      }
+    }
+    e.addPlaneImage(std::move(grid), emulated_image, screen(plane, +1.0));
+  }
+  std::vector<const C*> vis_ptr;
+  std::vector<const float*> w_ptr;
+  for (std::size_t b = 0; b < e.blocks.size(); ++b) {
+    vis_ptr.push_back(cpu_vis[b].data());
+    w_ptr.push_back(e.weights[b].data());
+  }
+  std::vector<C> cpu_image(e.g.numPixels());
+  e.cpu->grid(vis_ptr, w_ptr, cpu_image.data());
+  out.grid_diff =
+      l2RelativeError(emulated_image, std::vector<cd>(cpu_image.begin(), cpu_image.end()));
   return out;
 }
 

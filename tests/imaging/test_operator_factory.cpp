@@ -192,6 +192,27 @@ class TestOperatorFactory : public QObject {
     }
   }
 
+  // The CUDA operator's w-stacking, run on the host: the planes' screens, the samples sorted by
+  // first plane and each plane's pass over its range, agree with the CPU operator's w-stacking
+  // far inside epsilon, while leaving the w-term out is far outside it; each sample is visited
+  // on its W planes only, not on every plane.
+  void cudaWStackingOnHostMatchesCpu() {
+    for (const auto& [eps, single] : {std::pair{1e-4, true}, std::pair{1e-9, false}}) {
+      const test::WStackEmulation e =
+          single ? test::emulatedWStackVsCpu<float>(eps) : test::emulatedWStackVsCpu<double>(eps);
+      qInfo(
+          "%s eps %.0e: %d planes, %zu passes over %zu samples: degrid %.3g grid %.3g "
+          "(without the w-term %.3g)",
+          single ? "float" : "double", eps, e.planes, e.visits, e.samples, e.degrid_diff,
+          e.grid_diff, e.without_w);
+      QVERIFY(e.planes > 20);
+      QVERIFY(e.degrid_diff < 0.3 * eps + (single ? 2e-7 : 0.0));
+      QVERIFY(e.grid_diff < 0.3 * eps + (single ? 2e-7 : 0.0));
+      QVERIFY(e.without_w > 1e-2);
+      QCOMPARE(e.visits, e.samples * std::size_t(e.support));
+    }
+  }
+
   void tileWorkItems() {
     const DeviceTileWork w = planDeviceTileWork({0, 5, 0, 12, 4}, 4);
     QCOMPARE(w.offsets, (std::vector<std::uint32_t>{0, 0, 5, 5, 17}));
@@ -240,38 +261,32 @@ class TestOperatorFactory : public QObject {
   void decisions() {
     const BackendRequest autoReq{"auto", 0}, cpuReq{"cpu", 0}, cudaReq{"cuda", 0}, cuda1{"cuda", 1};
     // "cpu" always wins.
-    QVERIFY(!decideBackend(cpuReq, false, inventoryWith(true, 2)).use_cuda);
-    // "auto": CUDA only when built, a device exists at the index and no w-stacking.
-    BackendDecision d = decideBackend(autoReq, false, inventoryWith(false, 0));
+    QVERIFY(!decideBackend(cpuReq, inventoryWith(true, 2)).use_cuda);
+    // "auto": CUDA when built and a device exists at the index (with or without w-stacking).
+    BackendDecision d = decideBackend(autoReq, inventoryWith(false, 0));
     QVERIFY(!d.use_cuda);
     QVERIFY(QString::fromStdString(d.reason).contains("no CUDA backend"));
-    d = decideBackend(autoReq, false, inventoryWith(true, 0));
+    d = decideBackend(autoReq, inventoryWith(true, 0));
     QVERIFY(!d.use_cuda);
     QVERIFY(QString::fromStdString(d.reason).contains("no CUDA device: no driver"));
-    d = decideBackend(autoReq, true, inventoryWith(true, 1));
+    d = decideBackend(BackendRequest{"auto", 3}, inventoryWith(true, 1));
     QVERIFY(!d.use_cuda);
-    QVERIFY(QString::fromStdString(d.reason).contains("w-stacking"));
-    d = decideBackend(BackendRequest{"auto", 3}, false, inventoryWith(true, 1));
-    QVERIFY(!d.use_cuda);
-    d = decideBackend(autoReq, false, inventoryWith(true, 1));
+    d = decideBackend(autoReq, inventoryWith(true, 1));
     QVERIFY(d.use_cuda);
     QVERIFY(QString::fromStdString(d.reason).contains("Test GPU 0"));
-    QVERIFY(decideBackend(cuda1, false, inventoryWith(true, 2)).use_cuda);
+    QVERIFY(decideBackend(cuda1, inventoryWith(true, 2)).use_cuda);
     // "cuda" that cannot be honoured: an InputError naming the setting at fault.
     QVERIFY(inputErrorOf([&] {
-              decideBackend(cudaReq, false, inventoryWith(false, 0));
+              decideBackend(cudaReq, inventoryWith(false, 0));
             }).startsWith("imaging.backend: cuda requested, but this build has no CUDA"));
     QVERIFY(inputErrorOf([&] {
-              decideBackend(cudaReq, false, inventoryWith(true, 0));
+              decideBackend(cudaReq, inventoryWith(true, 0));
             }).startsWith("imaging.backend: cuda requested, but no CUDA device"));
-    QVERIFY(inputErrorOf([&] { decideBackend(cuda1, false, inventoryWith(true, 1)); })
+    QVERIFY(inputErrorOf([&] { decideBackend(cuda1, inventoryWith(true, 1)); })
                 .startsWith("imaging.gpu_device: cuda requested, but CUDA device 1 does not "
                             "exist (1 found)"));
     QVERIFY(inputErrorOf([&] {
-              decideBackend(cudaReq, true, inventoryWith(true, 1));
-            }).contains("w-stacking"));
-    QVERIFY(inputErrorOf([&] {
-              decideBackend(BackendRequest{"opencl", 0}, false, inventoryWith(true, 1));
+              decideBackend(BackendRequest{"opencl", 0}, inventoryWith(true, 1));
             }).contains("expected auto, cpu or cuda"));
   }
 

@@ -1,0 +1,183 @@
+#pragma once
+
+// Internal to core/cuda: the CUDA operator's whole calls with w-stacking (w_stacking.h). The
+// planes come from core's planner (CudaOperatorConfig::plan_w_stack); this class keeps their
+// per-pixel screens, each held block's samples in order of their first plane and room for every
+// block's visibilities and weights, and runs degrid() and grid() plane by plane with the kernels
+// of w_stacking_kernels.cuh. The operator lends it its grid, FFT and correction.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <complex>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/cuda/block_samples.cuh"
+#include "core/cuda/device_buffers.cuh"
+#include "core/cuda/pinned_stager.cuh"
+#include "core/cuda/w_stacking_kernels.cuh"
+#include "core/imaging/image_geometry.h"
+#include "core/imaging/w_stacking.h"
+
+namespace apertura::cuda {
+
+// What the passes use of their operator.
+struct WStackContext {
+  DeviceKernelParams packed;  // the kernel (also along w) and the grid size
+  imaging::ImageGeometry geometry;
+  cudaStream_t stream = nullptr;
+  unsigned threads = 256;
+  int device = 0;
+  ByteCounter bytes;
+};
+
+template <typename T>
+class WStackPasses {
+ public:
+  using Complex = std::complex<T>;
+  using DC = typename DeviceComplex<T>::type;
+
+  WStackPasses(const WStackContext& c, PinnedStager& stager, BlockSamples& samples)
+      : c_(c), stager_(stager), samples_(samples) {
+    for (auto* a : {&xi_, &corr_})
+      a->track(c_.bytes);
+    vis_.track(c_.bytes);
+    weights_.track(c_.bytes);
+  }
+
+  bool active() const { return ws_.planes > 0; }
+  const imaging::DeviceWStack& planes() const { return ws_; }
+
+  // The planes of `layout` (none when it is inactive), before the blocks are planned with them.
+  void setPlanes(const imaging::WStackLayout& layout) {
+    ws_ = layout.active ? imaging::DeviceWStack{layout.planes, layout.w0, layout.dw, layout.x0}
+                        : imaging::DeviceWStack{};
+  }
+
+  // The screens, each block's samples in order of their first plane (their scale_w set), and room
+  // for every block's visibilities and weights, which the whole calls visit once per plane.
+  void prepare(const imaging::WStackLayout& layout,
+               const std::vector<std::unique_ptr<CudaPlannedBlock>>& held) {
+    const std::size_t pixels = c_.geometry.numPixels();
+    const std::string what = "the w planes' phase screens";
+    xi_.reserve(pixels, c_.device, what);
+    corr_.reserve(pixels, c_.device, what);
+    stager_.upload(xi_.data(), layout.xi.data(), pixels * sizeof(double));
+    stager_.upload(corr_.data(), layout.correction.data(), pixels * sizeof(double));
+    first_.clear();
+    std::size_t total = 0;
+    for (const auto& b : held) {
+      const std::size_t n = b->block.numSamples();
+      if (n >= (std::size_t(1) << 32))
+        throw InputError("imaging.w_stacking", "a chunk of " + std::to_string(n) +
+                                                   " samples: at most 2^32 - 1 per chunk "
+                                                   "(use smaller data.chunk_rows)");
+      const imaging::WPlaneOrder order =
+          imaging::orderByWPlane(b->block, b->scale_w, b->w_offset, c_.packed.support, ws_.planes);
+      b->w_order.track(c_.bytes);
+      b->w_order.reserve(std::max<std::size_t>(n, 1), c_.device, "the samples' w-plane order");
+      stager_.upload(b->w_order.data(), order.order.data(), n * sizeof(std::uint32_t));
+      b->w_start = order.start;
+      first_.push_back(total);
+      total += n;
+    }
+    vis_.reserve(std::max<std::size_t>(total, 1), c_.device, "the visibilities of every block");
+    weights_.reserve(std::max<std::size_t>(total, 1), c_.device, "the weights of every block");
+    check(cudaStreamSynchronize(c_.stream), "upload of the w planes");
+  }
+
+  // degrid() of the device image `image`: per plane the screened, corrected image into `grid`,
+  // `forward` (its FFT), and every block's samples on that plane add their share.
+  template <typename Forward>
+  void degrid(const std::vector<std::unique_ptr<CudaPlannedBlock>>& held, const DC* image, DC* grid,
+              Forward forward, const T* corr_x, const T* corr_y, const std::vector<Complex*>& vis) {
+    const std::size_t pixels = c_.geometry.numPixels();
+    check(cudaMemsetAsync(vis_.data(), 0, vis_.size() * sizeof(DC), c_.stream),
+          "cudaMemset (w visibilities)");
+    for (int plane = 0; plane < ws_.planes; ++plane) {
+      check(cudaMemsetAsync(grid, 0, cells() * sizeof(DC), c_.stream), "cudaMemset (w grid)");
+      wImageToGridKernel<T><<<blocksFor(pixels), c_.threads, 0, c_.stream>>>(
+          c_.geometry.nx, c_.geometry.ny, c_.packed.grid_u, c_.packed.grid_v, ws_, plane, image,
+          corr_x, corr_y, xi_.data(), corr_.data(), grid);
+      check(cudaGetLastError(), "w-plane image-to-grid kernel launch");
+      forward();
+      forSamplesOnPlane(
+          held, plane,
+          [&](std::size_t b, const SampleArgs& args, std::size_t first, std::size_t count) {
+            wDegridKernel<T><<<blocksFor(count), c_.threads, 0, c_.stream>>>(
+                c_.packed, ws_, plane, args, grid, held[b]->w_order.data(), first, count,
+                vis_.data() + first_[b]);
+            check(cudaGetLastError(), "w-plane degrid kernel launch");
+          });
+    }
+    for (std::size_t b = 0; b < held.size(); ++b)
+      stager_.download(vis[b], vis_.data() + first_[b], held[b]->block.numSamples() * sizeof(DC));
+  }
+
+  // grid() into the device image `image` (zeroed here): every block's visibilities and weights
+  // uploaded once, then per plane the samples on it spread with their plane factor onto
+  // `plane_grid`, `inverse` (its inverse FFT), and the corrected, screened grid added to the
+  // image. G is T, or double for a float operator's double accumulation.
+  template <typename G, typename Inverse>
+  void grid(const std::vector<std::unique_ptr<CudaPlannedBlock>>& held,
+            const std::vector<const Complex*>& vis, const std::vector<const float*>& weights,
+            typename DeviceComplex<G>::type* plane_grid, Inverse inverse, const G* corr_x,
+            const G* corr_y, typename DeviceComplex<G>::type* image) {
+    const std::size_t pixels = c_.geometry.numPixels();
+    for (std::size_t b = 0; b < held.size(); ++b) {
+      const std::size_t n = held[b]->block.numSamples();
+      stager_.upload(vis_.data() + first_[b], vis[b], n * sizeof(DC));
+      if (weights[b])
+        stager_.upload(weights_.data() + first_[b], weights[b], n * sizeof(float));
+    }
+    check(cudaMemsetAsync(image, 0, pixels * sizeof(*image), c_.stream), "cudaMemset (w image)");
+    for (int plane = 0; plane < ws_.planes; ++plane) {
+      check(cudaMemsetAsync(plane_grid, 0, cells() * sizeof(*plane_grid), c_.stream),
+            "cudaMemset (w grid)");
+      forSamplesOnPlane(
+          held, plane,
+          [&](std::size_t b, const SampleArgs& args, std::size_t first, std::size_t count) {
+            wGridKernel<T, G><<<blocksFor(count), c_.threads, 0, c_.stream>>>(
+                c_.packed, ws_, plane, args, vis_.data() + first_[b],
+                weights[b] ? weights_.data() + first_[b] : nullptr, held[b]->w_order.data(), first,
+                count, reinterpret_cast<G*>(plane_grid));
+            check(cudaGetLastError(), "w-plane grid kernel launch");
+          });
+      inverse();
+      wGridToImageKernel<T, G><<<blocksFor(pixels), c_.threads, 0, c_.stream>>>(
+          c_.geometry.nx, c_.geometry.ny, c_.packed.grid_u, c_.packed.grid_v, ws_, plane,
+          plane_grid, corr_x, corr_y, xi_.data(), corr_.data(), image);
+      check(cudaGetLastError(), "w-plane grid-to-image kernel launch");
+    }
+  }
+
+ private:
+  std::size_t cells() const { return std::size_t(c_.packed.grid_u) * c_.packed.grid_v; }
+  unsigned blocksFor(std::size_t n) const { return unsigned((n + c_.threads - 1) / c_.threads); }
+
+  // One launch per block over its samples that reach `plane` (a range of its w order):
+  // launch(block, coordinates, first, count).
+  template <typename Launch>
+  void forSamplesOnPlane(const std::vector<std::unique_ptr<CudaPlannedBlock>>& held, int plane,
+                         Launch launch) {
+    for (std::size_t b = 0; b < held.size(); ++b) {
+      const auto [first, last] =
+          imaging::samplesOnPlane(held[b]->w_start, plane, c_.packed.support);
+      if (last > first)
+        launch(b, samples_.coordinates(*held[b]), first, last - first);
+    }
+  }
+
+  WStackContext c_;
+  PinnedStager& stager_;
+  BlockSamples& samples_;
+  imaging::DeviceWStack ws_;       // planes 0: no w-stacking
+  DeviceArray<double> xi_, corr_;  // per pixel: WStackLayout's xi and correction
+  DeviceArray<DC> vis_;            // every held block's visibilities (block b from first_[b])
+  DeviceArray<float> weights_;     // and their weights
+  std::vector<std::size_t> first_;
+};
+
+}  // namespace apertura::cuda

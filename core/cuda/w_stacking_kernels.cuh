@@ -1,0 +1,104 @@
+#pragma once
+
+// Internal to core/cuda: the CUDA kernels of w-stacking, one thread per sample or pixel around
+// the host-and-device functions of core/imaging/device_wstack.h (which the tests also run on the
+// host). A plane's sample pass visits the block's samples in order of their first w plane, only
+// the range that reaches the plane (WPlaneOrder::range).
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "core/cuda/gridding_kernels.cuh"
+#include "core/imaging/device_wstack.h"
+
+namespace apertura::cuda {
+
+using imaging::DeviceWStack;
+
+// vis[i] += the plane's contribution to sample i, for the samples order[first .. first + count).
+// Each sample appears once in a launch, so the additions do not race.
+template <typename T>
+__global__ void wDegridKernel(DeviceKernelParams k, DeviceWStack ws, int plane, SampleArgs s,
+                              const typename DeviceComplex<T>::type* __restrict__ grid,
+                              const std::uint32_t* __restrict__ order, unsigned long long first,
+                              unsigned long long count,
+                              typename DeviceComplex<T>::type* __restrict__ vis) {
+  const unsigned long long j = threadIndex();
+  if (j >= count)
+    return;
+  const unsigned long long i = order[first + j];
+  double gu, gv;
+  s.coordinates(i, gu, gv);
+  T re, im;
+  if (imaging::deviceWDegridSample<T>(k, ws, plane, gu, gv, s.wCoordinate(i), grid, re, im)) {
+    vis[i].x += re;
+    vis[i].y += im;
+  }
+}
+
+// The plane's grid (interleaved re, im, of G) += weight * vis * plane factor * taps for the
+// samples order[first .. first + count); weights may be null (all ones), weight 0 is skipped.
+template <typename T, typename G>
+__global__ void wGridKernel(DeviceKernelParams k, DeviceWStack ws, int plane, SampleArgs s,
+                            const typename DeviceComplex<T>::type* __restrict__ vis,
+                            const float* __restrict__ weights,
+                            const std::uint32_t* __restrict__ order, unsigned long long first,
+                            unsigned long long count, G* grid) {
+  const unsigned long long j = threadIndex();
+  if (j >= count)
+    return;
+  const unsigned long long i = order[first + j];
+  const T w = weights ? T(weights[i]) : T(1);
+  if (w == T(0))
+    return;
+  double gu, gv;
+  s.coordinates(i, gu, gv);
+  imaging::deviceWGridSample<T>(k, ws, plane, gu, gv, s.wCoordinate(i), vis[i].x * w, vis[i].y * w,
+                                grid, AtomicAdd{});
+}
+
+// The image, corrected and times the plane's phase screen exp(-2 pi i w_plane xi) corr_w, into
+// its cells of the (zeroed) grid.
+template <typename T>
+__global__ void wImageToGridKernel(int nx, int ny, int nu, int nv, DeviceWStack ws, int plane,
+                                   const typename DeviceComplex<T>::type* __restrict__ image,
+                                   const T* __restrict__ corr_x, const T* __restrict__ corr_y,
+                                   const double* __restrict__ xi, const double* __restrict__ corr_w,
+                                   typename DeviceComplex<T>::type* __restrict__ grid) {
+  const unsigned long long p = threadIndex();
+  if (p >= static_cast<unsigned long long>(nx) * ny)
+    return;
+  const int iy = int(p / nx), ix = int(p - static_cast<unsigned long long>(iy) * nx);
+  const T corr = corr_y[iy] * corr_x[ix];
+  T sr, si;
+  imaging::deviceWScreen<T>(ws, plane, xi[p], corr_w[p], -1.0, sr, si);
+  const T vr = image[p].x * corr, vi = image[p].y * corr;
+  typename DeviceComplex<T>::type z;
+  z.x = vr * sr - vi * si;
+  z.y = vr * si + vi * sr;
+  grid[imaging::devicePixelCell(ix, iy, nx, ny, nu, nv)] = z;
+}
+
+// image += the plane's (inverse-transformed) grid at the pixel's cell, corrected and times the
+// phase screen exp(+2 pi i w_plane xi) corr_w, in the grid's precision G (T, or double for a
+// float operator's double accumulation; the screen is rounded to T first, as on the CPU).
+template <typename T, typename G>
+__global__ void wGridToImageKernel(int nx, int ny, int nu, int nv, DeviceWStack ws, int plane,
+                                   const typename DeviceComplex<G>::type* __restrict__ grid,
+                                   const G* __restrict__ corr_x, const G* __restrict__ corr_y,
+                                   const double* __restrict__ xi, const double* __restrict__ corr_w,
+                                   typename DeviceComplex<G>::type* __restrict__ image) {
+  const unsigned long long p = threadIndex();
+  if (p >= static_cast<unsigned long long>(nx) * ny)
+    return;
+  const int iy = int(p / nx), ix = int(p - static_cast<unsigned long long>(iy) * nx);
+  const G corr = corr_y[iy] * corr_x[ix];
+  T sr, si;
+  imaging::deviceWScreen<T>(ws, plane, xi[p], corr_w[p], +1.0, sr, si);
+  const typename DeviceComplex<G>::type z = grid[imaging::devicePixelCell(ix, iy, nx, ny, nu, nv)];
+  const G vr = z.x * corr, vi = z.y * corr;
+  image[p].x += vr * G(sr) - vi * G(si);
+  image[p].y += vr * G(si) + vi * G(sr);
+}
+
+}  // namespace apertura::cuda

@@ -157,6 +157,16 @@ static __global__ void sumTermsKernel(const double* __restrict__ terms, unsigned
     partial[blockIdx.x] = sum;
 }
 
+// This thread's image pixel: its index p, column ix and row iy; false past the nx * ny pixels.
+__device__ inline bool threadPixel(int nx, int ny, unsigned long long& p, int& ix, int& iy) {
+  p = threadIndex();
+  if (p >= static_cast<unsigned long long>(nx) * ny)
+    return false;
+  iy = int(p / nx);
+  ix = int(p - static_cast<unsigned long long>(iy) * nx);
+  return true;
+}
+
 // The gridding correction between the image's pixels and their grid cells: image into the
 // (zeroed) grid when ToGrid, else grid into image.
 template <typename T, bool ToGrid>
@@ -164,10 +174,10 @@ __global__ void correctionKernel(int nx, int ny, int nu, int nv,
                                  const typename DeviceComplex<T>::type* __restrict__ from,
                                  const T* __restrict__ corr_x, const T* __restrict__ corr_y,
                                  typename DeviceComplex<T>::type* __restrict__ to) {
-  const unsigned long long p = threadIndex();
-  if (p >= static_cast<unsigned long long>(nx) * ny)
+  unsigned long long p;
+  int ix, iy;
+  if (!threadPixel(nx, ny, p, ix, iy))
     return;
-  const int iy = int(p / nx), ix = int(p - static_cast<unsigned long long>(iy) * nx);
   const unsigned long long cell = imaging::devicePixelCell(ix, iy, nx, ny, nu, nv);
   const T corr = corr_y[iy] * corr_x[ix];
   typename DeviceComplex<T>::type z = from[ToGrid ? p : cell];

@@ -65,10 +65,10 @@ __global__ void wImageToGridKernel(int nx, int ny, int nu, int nv, DeviceWStack 
                                    const T* __restrict__ corr_x, const T* __restrict__ corr_y,
                                    const double* __restrict__ xi, const double* __restrict__ corr_w,
                                    typename DeviceComplex<T>::type* __restrict__ grid) {
-  const unsigned long long p = threadIndex();
-  if (p >= static_cast<unsigned long long>(nx) * ny)
+  unsigned long long p;
+  int ix, iy;
+  if (!threadPixel(nx, ny, p, ix, iy))
     return;
-  const int iy = int(p / nx), ix = int(p - static_cast<unsigned long long>(iy) * nx);
   const T corr = corr_y[iy] * corr_x[ix];
   T sr, si;
   imaging::deviceWScreen<T>(ws, plane, xi[p], corr_w[p], -1.0, sr, si);
@@ -88,10 +88,10 @@ __global__ void wGridToImageKernel(int nx, int ny, int nu, int nv, DeviceWStack 
                                    const G* __restrict__ corr_x, const G* __restrict__ corr_y,
                                    const double* __restrict__ xi, const double* __restrict__ corr_w,
                                    typename DeviceComplex<G>::type* __restrict__ image) {
-  const unsigned long long p = threadIndex();
-  if (p >= static_cast<unsigned long long>(nx) * ny)
+  unsigned long long p;
+  int ix, iy;
+  if (!threadPixel(nx, ny, p, ix, iy))
     return;
-  const int iy = int(p / nx), ix = int(p - static_cast<unsigned long long>(iy) * nx);
   const G corr = corr_y[iy] * corr_x[ix];
   T sr, si;
   imaging::deviceWScreen<T>(ws, plane, xi[p], corr_w[p], +1.0, sr, si);

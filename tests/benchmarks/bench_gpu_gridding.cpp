@@ -2,8 +2,10 @@
 // (float, epsilon 1e-4 unless given): 1e7 and 1e8 visibilities (one channel per row) at 2048^2 and
 // 4096^2. Medians of 3 runs after a warm-up; the CPU uses every hardware thread and runs 1e7 only
 // unless --cpu-all. Also the streaming path (blocks of 1e7 copied in per call) and the CUDA/CPU
-// degrid difference. Usage: bench_gpu_gridding [--cpu-all] [--eps E] [--sizes 2048,4096]
-//                                               [--vis 1e7,1e8] [--device N]
+// degrid difference. With --wstack WMAX the samples' w is uniform in [-WMAX, WMAX] wavelengths,
+// the field is 20 times wider (10 arcsec cells) and both operators do w-stacking (no streaming
+// column: w-stacking holds every block). Usage: bench_gpu_gridding [--cpu-all] [--eps E]
+//   [--sizes 2048,4096] [--vis 1e7,1e8] [--device N] [--wstack WMAX]
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -42,8 +44,9 @@ double once(const std::function<void()>& f) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-// Random baselines over 90% of the uv range the image supports (as bench_gridding).
-std::vector<double> randomUvw(const ImageGeometry& g, std::size_t rows, double freq) {
+// Random baselines over 90% of the uv range the image supports (as bench_gridding), w uniform in
+// [-w_max, w_max] wavelengths.
+std::vector<double> randomUvw(const ImageGeometry& g, std::size_t rows, double freq, double w_max) {
   const double umax = 0.9 / (2.0 * std::abs(g.cell_l)) * kSpeedOfLight / freq;
   std::vector<double> uvw(3 * rows);
   const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
@@ -55,7 +58,7 @@ std::vector<double> randomUvw(const ImageGeometry& g, std::size_t rows, double f
       for (std::size_t r = t; r < rows; r += threads) {
         uvw[3 * r] = u(rng) * umax;
         uvw[3 * r + 1] = u(rng) * umax;
-        uvw[3 * r + 2] = 0.0;
+        uvw[3 * r + 2] = u(rng) * w_max * kSpeedOfLight / freq;
       }
     });
   for (auto& th : pool)
@@ -76,7 +79,7 @@ double relativeL2(const std::vector<cf>& a, const std::vector<cf>& b) {
 
 int main(int argc, char** argv) {
   bool cpu_all = false;
-  double eps = 1e-4;
+  double eps = 1e-4, w_max = 0.0;
   int device = 0;
   std::vector<double> sizes{2048, 4096}, counts{1e7, 1e8};
   for (int i = 1; i < argc; ++i) {
@@ -90,10 +93,12 @@ int main(int argc, char** argv) {
       counts = apertura::bench::parseList(argv[++i]);
     else if (!std::strcmp(argv[i], "--device") && i + 1 < argc)
       device = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--wstack") && i + 1 < argc)
+      w_max = std::atof(argv[++i]);
     else {
       std::fprintf(stderr,
                    "usage: %s [--cpu-all] [--eps E] [--sizes 2048,4096] [--vis 1e7,1e8] "
-                   "[--device N]\n",
+                   "[--device N] [--wstack WMAX]\n",
                    argv[0]);
       return 2;
     }
@@ -105,16 +110,19 @@ int main(int argc, char** argv) {
     return 77;
   }
   const unsigned cpu_threads = std::max(1u, std::thread::hardware_concurrency());
+  const bool wstack = w_max > 0.0;
   std::printf(
       "float, epsilon %.0e, 1 channel per row, medians of 3 runs after a warm-up; CPU on "
       "%u threads\n",
       eps, cpu_threads);
+  if (wstack)
+    std::printf("w-stacking, |w| <= %.0f wavelengths, 10 arcsec cells\n", w_max);
   std::printf("%-8s %-6s %-4s %5s %9s %10s %11s %10s %11s %10s %10s\n", "backend", "image", "vis",
               "W", "upload[s]", "grid[s]", "grid Mvis/s", "degrid[s]", "degr Mvis/s", "stream Mv/s",
               "vs CPU");
   for (double nd : sizes) {
     const int n = int(nd);
-    const auto g = ImageGeometry::fromCell(n, n, 0.5 / 3600.0 * M_PI / 180.0);
+    const auto g = ImageGeometry::fromCell(n, n, (wstack ? 10.0 : 0.5) / 3600.0 * M_PI / 180.0);
     std::vector<cf> image(g.numPixels(), cf(0));
     std::mt19937 rng(3);
     std::uniform_int_distribution<int> pix(0, n - 1);
@@ -125,10 +133,11 @@ int main(int argc, char** argv) {
     for (double nv : counts) {
       const std::size_t nvis = std::size_t(nv);
       const double freq = 1.0e9;
-      const std::vector<double> uvw = randomUvw(g, nvis, freq);
+      const std::vector<double> uvw = randomUvw(g, nvis, freq, w_max);
       const UvwBlock block{uvw.data(), nvis, &freq, 1};
       OperatorSettings s;
       s.epsilon = eps;
+      s.w_stacking = wstack;
       std::vector<cf> vis_gpu(nvis), vis_cpu;
       char label[16];
       std::snprintf(label, sizeof label, "%.0e", nv);
@@ -141,19 +150,25 @@ int main(int argc, char** argv) {
         op->grid({vis_gpu.data()}, {nullptr}, out.data());
         const double t_grid = median3([&] { op->grid({vis_gpu.data()}, {nullptr}, out.data()); });
         // Streaming: blocks of 1e7 planned one at a time (uvw and vis copied in per call).
-        const std::size_t chunk = std::min<std::size_t>(nvis, 10000000);
-        std::vector<std::unique_ptr<PlannedBlock>> plans;
-        for (std::size_t r = 0; r < nvis; r += chunk)
-          plans.push_back(
-              op->planBlock(UvwBlock{uvw.data() + 3 * r, std::min(chunk, nvis - r), &freq, 1}));
-        const double t_stream = median3([&] {
-          op->prepareDegrid(image.data());
-          for (std::size_t b = 0; b < plans.size(); ++b)
-            op->degridBlock(*plans[b], vis_gpu.data() + b * chunk);
-        });
-        std::printf("%-8s %-6d %-4s %5d %9.3f %10.4f %11.1f %10.4f %11.1f %10.1f %10s\n", "cuda", n,
+        char stream[32] = "-";
+        if (!wstack) {
+          const std::size_t chunk = std::min<std::size_t>(nvis, 10000000);
+          std::vector<std::unique_ptr<PlannedBlock>> plans;
+          for (std::size_t r = 0; r < nvis; r += chunk)
+            plans.push_back(
+                op->planBlock(UvwBlock{uvw.data() + 3 * r, std::min(chunk, nvis - r), &freq, 1}));
+          const double t_stream = median3([&] {
+            op->prepareDegrid(image.data());
+            for (std::size_t b = 0; b < plans.size(); ++b)
+              op->degridBlock(*plans[b], vis_gpu.data() + b * chunk);
+          });
+          std::snprintf(stream, sizeof stream, "%.1f", nvis / t_stream / 1e6);
+        }
+        std::printf("%-8s %-6d %-4s %5d %9.3f %10.4f %11.1f %10.4f %11.1f %10s %10s\n", "cuda", n,
                     label, op->kernel().support, t_upload, t_grid, nvis / t_grid / 1e6, t_degrid,
-                    nvis / t_degrid / 1e6, nvis / t_stream / 1e6, "");
+                    nvis / t_degrid / 1e6, stream, "");
+        if (wstack)
+          std::printf("  %s\n", op->describe().c_str());
         std::fflush(stdout);
         op->degrid(image.data(), {vis_gpu.data()});
       }
@@ -175,7 +190,8 @@ int main(int argc, char** argv) {
     }
   }
   std::printf(
-      "upload: setSamples (CUDA: uvw to the device; CPU: tile planning). vs CPU: relative "
-      "L2 difference of the degridded visibilities.\n");
+      "upload: setSamples (CUDA: uvw to the device%s; CPU: tile planning). vs CPU: relative "
+      "L2 difference of the degridded visibilities.\n",
+      wstack ? ", the samples sorted by w plane" : "");
   return 0;
 }

@@ -162,7 +162,8 @@ if [ "${APERTURA_SANITIZE:-0}" = 1 ]; then
   fi
 fi
 
-# The figures: gridding at 1e7 and 1e8 visibilities, 2048^2 and 4096^2 (CPU at 1e7 only), then
+# The figures: gridding at 1e7 and 1e8 visibilities, 2048^2 and 4096^2 (CPU at 1e7 only), with
+# w-stacking at 2048^2 / 1e7 (|w| <= 5000 wavelengths, about 57 planes), then
 # the time per RML iteration (chi2 on the device + TSV + L1, L-BFGS) at 2048^2 / 1e7 and
 # 4096^2 / 1e8 on CUDA and at 2048^2 / 1e7 on the CPU; each bounded by what time is left.
 bench_step() {  # FILE LIMIT COMMAND...
@@ -190,6 +191,7 @@ left() { echo $((${APERTURA_CHECK_SECONDS:-470} - (SECONDS - start) - $1)); }
 if [ "${APERTURA_RML_BENCH_ONLY:-0}" != 1 ]; then
   bench_step bench_gpu_kernels.txt "$(left 200)" "$bench_kernels"
   bench_step bench_gpu_gridding.txt "$(left 150)" "$bench"
+  bench_step bench_gpu_wstack.txt "$(left 120)" "$bench" --sizes 2048 --vis 1e7 --wstack 5000
 fi
 bench_step bench_rml_cuda_2048_1e7.txt "$(left 100)" "$bench_rml" 2048 1e7 12 float double cuda
 bench_step bench_rml_cuda_4096_1e8.txt "$(left 40)" "$bench_rml" 4096 1e8 12 float double cuda

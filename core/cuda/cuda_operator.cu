@@ -341,6 +341,42 @@ class CudaOperator final : public imaging::ImagingOperator<T> {
     return chi2;
   }
 
+  // w-stacking's chi2 pass with the images resident: the planes' degridding into the held
+  // samples' model, the residuals against the measured data kept on the device, the planes'
+  // gridding; nothing but chi2 comes back to the host.
+  bool formsHeldResiduals() const override { return wstack_->active(); }
+  double heldResiduals(const std::vector<const std::complex<float>*>& vis,
+                       const std::vector<const float*>& weights, const compute::SpaceVector& image,
+                       compute::SpaceVector* gradient, double scale) override {
+    if (!wstack_->active())
+      throw std::logic_error("heldResiduals: only with w-stacking");
+    checkBlocks(vis.size());
+    checkBlocks(weights.size());
+    selectDevice();
+    checkPixels(image);
+    if (gradient)
+      checkPixels(*gradient);
+    auto* space = static_cast<CudaVectorSpace*>(vectorSpace());
+    space->toComplex(image, image_.data());
+    const double chi2 = wstack_->residuals(
+        held_, image_.data(), grid_.data(), [&] { fft(grid_, CUFFT_FORWARD); }, corr_x_.data(),
+        corr_y_.data(), vis, weights, partials_.data(), kChi2Blocks);
+    if (!gradient)
+      return chi2;
+    if (wideAccumulation()) {
+      wstack_->gridResiduals(
+          held_, wide_.cells(), [&] { wide_.inverseFft(); }, wide_.corrX(), wide_.corrY(),
+          wide_.image());
+      space->addReal(scale, wide_.image(), *gradient);
+    } else {
+      wstack_->gridResiduals(
+          held_, grid_.data(), [&] { fft(grid_, CUFFT_INVERSE); }, corr_x_.data(), corr_y_.data(),
+          image_.data());
+      space->addReal(scale, image_.data(), *gradient);
+    }
+    return chi2;
+  }
+
   const imaging::ImageGeometry& geometry() const override { return config_.geometry; }
   const imaging::KernelShape& kernel() const override { return config_.kernel; }
   int gridCellsX() const override { return nu_; }

@@ -45,6 +45,7 @@ class WStackPasses {
       a->track(c_.bytes);
     vis_.track(c_.bytes);
     weights_.track(c_.bytes);
+    measured_.track(c_.bytes);
   }
 
   bool active() const { return ws_.planes > 0; }
@@ -67,6 +68,7 @@ class WStackPasses {
     stager_.upload(xi_.data(), layout.xi.data(), pixels * sizeof(double));
     stager_.upload(corr_.data(), layout.correction.data(), pixels * sizeof(double));
     first_.clear();
+    last_count_ = 0;
     std::size_t total = 0;
     for (const auto& b : held) {
       const std::size_t n = b->block.numSamples();
@@ -82,7 +84,9 @@ class WStackPasses {
       b->w_start = order.start;
       first_.push_back(total);
       total += n;
+      last_count_ = n;
     }
+    measured_from_.clear();
     vis_.reserve(std::max<std::size_t>(total, 1), c_.device, "the visibilities of every block");
     weights_.reserve(std::max<std::size_t>(total, 1), c_.device, "the weights of every block");
     check(cudaStreamSynchronize(c_.stream), "upload of the w planes");
@@ -93,6 +97,75 @@ class WStackPasses {
   template <typename Forward>
   void degrid(const std::vector<std::unique_ptr<CudaPlannedBlock>>& held, const DC* image, DC* grid,
               Forward forward, const T* corr_x, const T* corr_y, const std::vector<Complex*>& vis) {
+    degridModel(held, image, grid, forward, corr_x, corr_y);
+    for (std::size_t b = 0; b < held.size(); ++b)
+      stager_.download(vis[b], vis_.data() + first_[b], held[b]->block.numSamples() * sizeof(DC));
+  }
+
+  // The chi2 pass of the held blocks, all on the device: their model (degrid's passes), then in
+  // place their weighted residuals W (model - V) against `measured` and `weights` (copied to the
+  // device on first use and kept until prepare() or grid() replaces them). Returns chi2, its
+  // partial sums added on the host in a fixed order; gridResiduals() then spreads the residuals.
+  // `partials` has room for `max_partials` sums.
+  template <typename Forward>
+  double residuals(const std::vector<std::unique_ptr<CudaPlannedBlock>>& held, const DC* image,
+                   DC* grid, Forward forward, const T* corr_x, const T* corr_y,
+                   const std::vector<const std::complex<float>*>& measured,
+                   const std::vector<const float*>& weights, double* partials,
+                   std::size_t max_partials) {
+    keepMeasured(held, measured, weights);
+    degridModel(held, image, grid, forward, corr_x, corr_y);
+    const std::size_t n = samples();
+    if (n == 0)
+      return 0.0;
+    const unsigned blocks = unsigned(std::min<std::size_t>(blocksFor(n), max_partials));
+    wResidualKernel<T><<<blocks, c_.threads, 0, c_.stream>>>(measured_.data(), weights_.data(), n,
+                                                             vis_.data(), partials);
+    check(cudaGetLastError(), "w-stacking residual kernel launch");
+    std::vector<double> partial(blocks);
+    stager_.download(partial.data(), partials, blocks * sizeof(double));
+    double chi2 = 0.0;
+    for (double p : partial)
+      chi2 += p;
+    return chi2;
+  }
+
+  // grid() of the weighted residuals residuals() left on the device.
+  template <typename G, typename Inverse>
+  void gridResiduals(const std::vector<std::unique_ptr<CudaPlannedBlock>>& held,
+                     typename DeviceComplex<G>::type* plane_grid, Inverse inverse, const G* corr_x,
+                     const G* corr_y, typename DeviceComplex<G>::type* image) {
+    gridPlanes<G>(held, nullptr, plane_grid, inverse, corr_x, corr_y, image);
+  }
+
+  // grid() into the device image `image` (zeroed here): every block's visibilities and weights
+  // uploaded once, then per plane the samples on it spread with their plane factor onto
+  // `plane_grid`, `inverse` (its inverse FFT), and the corrected, screened grid added to the
+  // image. G is T, or double for a float operator's double accumulation.
+  template <typename G, typename Inverse>
+  void grid(const std::vector<std::unique_ptr<CudaPlannedBlock>>& held,
+            const std::vector<const Complex*>& vis, const std::vector<const float*>& weights,
+            typename DeviceComplex<G>::type* plane_grid, Inverse inverse, const G* corr_x,
+            const G* corr_y, typename DeviceComplex<G>::type* image) {
+    bool any_weights = false;
+    for (std::size_t b = 0; b < held.size(); ++b) {
+      const std::size_t n = held[b]->block.numSamples();
+      stager_.upload(vis_.data() + first_[b], vis[b], n * sizeof(DC));
+      if (weights[b]) {
+        stager_.upload(weights_.data() + first_[b], weights[b], n * sizeof(float));
+        any_weights = true;
+      }
+    }
+    if (any_weights)
+      measured_from_.clear();  // the measured weights are overwritten
+    gridPlanes<G>(held, &weights, plane_grid, inverse, corr_x, corr_y, image);
+  }
+
+ private:
+  // degrid()'s passes: every held sample's model, left in vis_.
+  template <typename Forward>
+  void degridModel(const std::vector<std::unique_ptr<CudaPlannedBlock>>& held, const DC* image,
+                   DC* grid, Forward forward, const T* corr_x, const T* corr_y) {
     const std::size_t pixels = c_.geometry.numPixels();
     check(cudaMemsetAsync(vis_.data(), 0, vis_.size() * sizeof(DC), c_.stream),
           "cudaMemset (w visibilities)");
@@ -112,26 +185,16 @@ class WStackPasses {
             check(cudaGetLastError(), "w-plane degrid kernel launch");
           });
     }
-    for (std::size_t b = 0; b < held.size(); ++b)
-      stager_.download(vis[b], vis_.data() + first_[b], held[b]->block.numSamples() * sizeof(DC));
   }
 
-  // grid() into the device image `image` (zeroed here): every block's visibilities and weights
-  // uploaded once, then per plane the samples on it spread with their plane factor onto
-  // `plane_grid`, `inverse` (its inverse FFT), and the corrected, screened grid added to the
-  // image. G is T, or double for a float operator's double accumulation.
+  // grid()'s passes over vis_ (times weights_ for the blocks whose `weights` were given; null:
+  // none) into `image`, zeroed here.
   template <typename G, typename Inverse>
-  void grid(const std::vector<std::unique_ptr<CudaPlannedBlock>>& held,
-            const std::vector<const Complex*>& vis, const std::vector<const float*>& weights,
-            typename DeviceComplex<G>::type* plane_grid, Inverse inverse, const G* corr_x,
-            const G* corr_y, typename DeviceComplex<G>::type* image) {
+  void gridPlanes(const std::vector<std::unique_ptr<CudaPlannedBlock>>& held,
+                  const std::vector<const float*>* weights,
+                  typename DeviceComplex<G>::type* plane_grid, Inverse inverse, const G* corr_x,
+                  const G* corr_y, typename DeviceComplex<G>::type* image) {
     const std::size_t pixels = c_.geometry.numPixels();
-    for (std::size_t b = 0; b < held.size(); ++b) {
-      const std::size_t n = held[b]->block.numSamples();
-      stager_.upload(vis_.data() + first_[b], vis[b], n * sizeof(DC));
-      if (weights[b])
-        stager_.upload(weights_.data() + first_[b], weights[b], n * sizeof(float));
-    }
     check(cudaMemsetAsync(image, 0, pixels * sizeof(*image), c_.stream), "cudaMemset (w image)");
     for (int plane = 0; plane < ws_.planes; ++plane) {
       check(cudaMemsetAsync(plane_grid, 0, cells() * sizeof(*plane_grid), c_.stream),
@@ -141,8 +204,8 @@ class WStackPasses {
           [&](std::size_t b, const SampleArgs& args, std::size_t first, std::size_t count) {
             wGridKernel<T, G><<<blocksFor(count), c_.threads, 0, c_.stream>>>(
                 c_.packed, ws_, plane, args, vis_.data() + first_[b],
-                weights[b] ? weights_.data() + first_[b] : nullptr, held[b]->w_order.data(), first,
-                count, reinterpret_cast<G*>(plane_grid));
+                weights && (*weights)[b] ? weights_.data() + first_[b] : nullptr,
+                held[b]->w_order.data(), first, count, reinterpret_cast<G*>(plane_grid));
             check(cudaGetLastError(), "w-plane grid kernel launch");
           });
       inverse();
@@ -153,7 +216,6 @@ class WStackPasses {
     }
   }
 
- private:
   std::size_t cells() const { return std::size_t(c_.packed.grid_u) * c_.packed.grid_v; }
   unsigned blocksFor(std::size_t n) const { return unsigned((n + c_.threads - 1) / c_.threads); }
 
@@ -170,6 +232,31 @@ class WStackPasses {
     }
   }
 
+  std::size_t samples() const { return first_.empty() ? 0 : first_.back() + last_count_; }
+
+  // The measured visibilities and weights of every held block on the device, copied again only
+  // when they come from other arrays than the last copy's.
+  void keepMeasured(const std::vector<std::unique_ptr<CudaPlannedBlock>>& held,
+                    const std::vector<const std::complex<float>*>& measured,
+                    const std::vector<const float*>& weights) {
+    std::vector<const void*> from(measured.begin(), measured.end());
+    from.insert(from.end(), weights.begin(), weights.end());
+    if (from == measured_from_)
+      return;
+    measured_from_.clear();
+    measured_.reserve(std::max<std::size_t>(samples(), 1), c_.device,
+                      "the measured visibilities of every block");
+    for (std::size_t b = 0; b < held.size(); ++b) {
+      const std::size_t n = held[b]->block.numSamples();
+      if (n > 0 && (!measured[b] || !weights[b]))
+        throw std::invalid_argument("heldResiduals: block " + std::to_string(b) +
+                                    " has no visibilities or weights");
+      stager_.upload(measured_.data() + first_[b], measured[b], n * sizeof(float2));
+      stager_.upload(weights_.data() + first_[b], weights[b], n * sizeof(float));
+    }
+    measured_from_ = std::move(from);
+  }
+
   WStackContext c_;
   PinnedStager& stager_;
   BlockSamples& samples_;
@@ -178,6 +265,9 @@ class WStackPasses {
   DeviceArray<DC> vis_;            // every held block's visibilities (block b from first_[b])
   DeviceArray<float> weights_;     // and their weights
   std::vector<std::size_t> first_;
+  std::size_t last_count_ = 0;    // the last block's samples (first_.back() + it: all of them)
+  DeviceArray<float2> measured_;  // residuals(): every block's measured visibilities
+  std::vector<const void*> measured_from_;  // the host arrays measured_ and weights_ hold
 };
 
 }  // namespace apertura::cuda

@@ -36,6 +36,28 @@ __global__ void wDegridKernel(DeviceKernelParams k, DeviceWStack ws, int plane, 
   }
 }
 
+// The held samples' model in vis becomes their weighted residual W (model - V) (chi2Residual,
+// as the streaming chi2 pass forms it), and partial[b] block b's share of sum w |r|^2, with
+// chi2Kernel's grid-stride loop and reduction: the same partial sums on every call.
+template <typename T>
+__global__ void wResidualKernel(const float2* __restrict__ measured,
+                                const float* __restrict__ weights, unsigned long long n,
+                                typename DeviceComplex<T>::type* __restrict__ vis,
+                                double* partial) {
+  double sum = 0.0;
+  const unsigned long long stride = static_cast<unsigned long long>(gridDim.x) * blockDim.x;
+  for (unsigned long long i = threadIndex(); i < n; i += stride) {
+    T rr, ri;
+    sum += imaging::chi2Residual<T>(vis[i].x, vis[i].y, T(measured[i].x), T(measured[i].y),
+                                    weights[i], rr, ri);
+    vis[i].x = rr;
+    vis[i].y = ri;
+  }
+  sum = blockSum(sum);
+  if (threadIdx.x == 0)
+    partial[blockIdx.x] = sum;
+}
+
 // The plane's grid (interleaved re, im, of G) += weight * vis * plane factor * taps for the
 // samples order[first .. first + count); weights may be null (all ones), weight 0 is skipped.
 template <typename T, typename G>

@@ -85,9 +85,7 @@ OptimizerMemory optimizerMemory(const project::ProjectSettings& s, std::uint64_t
 }
 
 bool optimizerOnDevice(const project::ProjectSettings& s, std::uint64_t planes) {
-  // w-stacking's data term runs whole operator calls from the host (rml::Chi2Term), so the
-  // iteration stays there.
-  if (s.imaging.backend != "cuda" || planes != 1 || s.imaging.w_stacking)
+  if (s.imaging.backend != "cuda" || planes != 1)
     return false;
   int nonsmooth = 0;
   for (const auto& r : s.regularizers) {
@@ -205,8 +203,11 @@ MemoryEstimate estimateMemory(const project::ProjectSettings& s, const DataVolum
     if (e.optimizer_on_device) {
       // The optimizer's vectors, the iterate and its gradient, and four images of the
       // objective's (the mapped image and its gradient, the support, the regularizers' masks),
-      // as rml::residentLbfgsBytes allows for.
+      // as rml::residentLbfgsBytes allows for. w-stacking's resident chi2 also keeps the
+      // measured visibilities (complex float) on the device.
       e.device_bytes += (optimizer.ram_vectors + 2 + 4) * pixels * sizeof(double);
+      if (im.w_stacking)
+        e.device_bytes += data.samples * 2 * sizeof(float);
     }
   }
   return e;

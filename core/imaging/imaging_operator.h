@@ -128,6 +128,19 @@ class ImagingOperator {
     for (std::size_t p = 0; p < narrow.size(); ++p)
       image[p] = std::complex<double>(narrow[p]);
   }
+  // A chi2 pass over the blocks given to setSamples where the backend keeps its resident images
+  // (w-stacking's whole calls on an accelerator: one pass per w plane over every block), for
+  // backends whose formsHeldResiduals() is true: returns sum_k w_k |(A I)_k - V_k|^2 and, when
+  // `gradient` is not null, adds scale * Re A^H W (A I - V) to it (image and gradient in
+  // vectorSpace()). vis[b] and weights[b] hold one value per sample of block b; the backend may
+  // keep a copy of them until the next setSamples(), so they must not change in between.
+  virtual bool formsHeldResiduals() const { return false; }
+  virtual double heldResiduals(const std::vector<const std::complex<float>*>& /*vis*/,
+                               const std::vector<const float*>& /*weights*/,
+                               const compute::SpaceVector& /*image*/,
+                               compute::SpaceVector* /*gradient*/, double /*scale*/) {
+    throw std::logic_error("heldResiduals: this backend forms no residuals of held blocks");
+  }
 };
 
 // The CPU backend (threaded over grid tiles, FFTW).

@@ -8,7 +8,7 @@
 #include "core/pipeline/solver_run.h"
 #include "core/rml/chi2_term.h"
 #include "core/rml/fit_statistics.h"
-#include "core/rml/imaging_operator_adapter.h"
+#include "core/rml/held_chi2_term.h"
 #include "core/rml/objective_function.h"
 #include "core/rml/restore.h"
 
@@ -25,8 +25,8 @@ struct DataOperator {
   engine::DeviceMemoryGauge::Registration device_bytes;
 };
 
-// w-stacking needs every block at once (a pass per w plane): the data term holds them, through
-// the MeasurementOperator adapter. Without it, the term goes chunk by chunk (held or streamed).
+// w-stacking needs every block at once (a pass per w plane): the data term holds them and uses
+// the operator's whole calls. Without it, the term goes chunk by chunk (held or streamed).
 template <typename T>
 void makeDataTerm(std::unique_ptr<imaging::ImagingOperator<T>>& op,
                   const project::ImagingSettings& im, const imaging::ImageGeometry& g,
@@ -45,18 +45,10 @@ void makeDataTerm(std::unique_ptr<imaging::ImagingOperator<T>>& op,
     out.chi2 = rml::makeChunkChi2Term(*op, *data.sequence, options);
     return;
   }
-  std::vector<imaging::UvwBlock> blocks;
-  std::vector<rml::VisibilityBlock> measured;
-  for (const auto& c : data.chunks) {
-    blocks.push_back(imaging::UvwBlock::of(c));
-    measured.push_back(rml::VisibilityBlock::of(c));
-  }
-  op->setSamples(blocks);
-  auto adapter = std::make_shared<rml::ImagingOperatorAdapter<T>>(*op, blocks);
   rml::Chi2Options options;
   options.sum = data.sumOverRanks();
   options.totals = data.totals;
-  out.chi2 = std::make_shared<rml::Chi2Term>(adapter, std::move(measured), options);
+  out.chi2 = rml::makeHeldChi2Term(*op, data.chunks, options);
 }
 
 DataOperator makeDataOperator(const project::ImagingSettings& im, const imaging::ImageGeometry& g,

@@ -163,12 +163,24 @@ class TestDeviceTelemetry : public QObject {
     QVERIFY(optimizerOnDevice(s, 1));
     QVERIFY(!optimizerOnDevice(s, 4));
     // w-stacking: the operator holds every sample's visibility, weight and w-plane index and two
-    // screens per pixel; its data term runs from the host, and so does the optimizer.
+    // screens per pixel; its resident chi2 keeps the measured visibilities too, and the
+    // optimizer's vectors stay on the device (L-BFGS with double pairs, as above).
     s.imaging.w_stacking = true;
-    QVERIFY(!optimizerOnDevice(s, 1));
+    QVERIFY(optimizerOnDevice(s, 1));
     const MemoryEstimate wstack = estimateMemory(s, d, 16ull << 30);
-    QVERIFY(!wstack.optimizer_on_device);
-    QCOMPARE(wstack.device_bytes, expected + 100000ull * 64 * (8 + 4 + 4) + 2 * pixels * 8);
+    QVERIFY(wstack.optimizer_on_device);
+    QCOMPARE(wstack.device_bytes, expected + 100000ull * 64 * (8 + 4 + 4) + 2 * pixels * 8 +
+                                      (2 * 10 + 5 + 4) * pixels * 8 + 100000ull * 64 * 8);
+    // A plugin's regularizer is evaluated on the host, so the optimizer stays there.
+    project::RegularizerSettings plugin_term;
+    plugin_term.type = "plugin:example";
+    plugin_term.lambda = 1e-3;
+    s.regularizers = {plugin_term};
+    QVERIFY(!optimizerOnDevice(s, 1));
+    s.regularizers.clear();
+    s.imaging.w_stacking = false;
+    s.imaging.backend = "cpu";
+    QVERIFY(!optimizerOnDevice(s, 1));
   }
 };
 

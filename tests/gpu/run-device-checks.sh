@@ -83,7 +83,9 @@ if [ -n "$bundle" ]; then
   for check in residual accumulation chi2term lbfgs cg fista regularizers; do
     run_check "test_cuda_chi2_$check" 300 "$bin/cuda_chi2_checks" "$check"
   done
-  run_check test_cuda_operator_wstack 300 "$bin/cuda_wstack_checks" wstack
+  for check in wstack wstack_chi2; do
+    run_check "test_cuda_operator_$check" 300 "$bin/cuda_wstack_checks" "$check"
+  done
   run_check test_cuda_tiled_gridding 300 "$bin/cuda_tiled_checks" gridding
   for check in operations penalties duals memory; do
     run_check "test_cuda_space_$check" 300 "$bin/cuda_space_checks" "$check"

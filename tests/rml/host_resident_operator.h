@@ -2,8 +2,8 @@
 
 // A test double of an accelerator backend on the host: the CPU operator, with chi2 residuals
 // formed by the operator (as the CUDA backend does) and resident images in a HostVectorSpace, so
-// the CPU tests run the resident RML path end to end (ChunkChi2Term::evaluateIn, the objective,
-// the mapping, the resident L-BFGS) on real gridding.
+// the CPU tests run the resident RML path end to end (ChunkChi2Term::evaluateIn, w-stacking's
+// HeldChi2Term::evaluateIn, the objective, the mapping, the resident L-BFGS) on real gridding.
 #include <complex>
 #include <memory>
 #include <vector>
@@ -25,6 +25,9 @@ class HostResidentOperator final : public imaging::ImagingOperator<T> {
 
   void setSamples(const std::vector<imaging::UvwBlock>& blocks) override {
     inner_->setSamples(blocks);
+    sizes_.clear();
+    for (const auto& b : blocks)
+      sizes_.push_back(b.numSamples());
   }
   void degrid(const Complex* image, const std::vector<Complex*>& vis) override {
     inner_->degrid(image, vis);
@@ -94,6 +97,43 @@ class HostResidentOperator final : public imaging::ImagingOperator<T> {
       g[p] += scale * adjoint_[p].real();
   }
 
+  // With w-stacking (the inner operator's whole calls), as the CUDA backend forms them.
+  bool formsHeldResiduals() const override { return resident_; }
+  double heldResiduals(const std::vector<const std::complex<float>*>& vis,
+                       const std::vector<const float*>& weights, const compute::SpaceVector& image,
+                       compute::SpaceVector* gradient, double scale) override {
+    ++resident_calls;
+    const auto& x = HostVectorSpace::of(image);
+    image_.assign(x.begin(), x.end());
+    std::vector<std::vector<Complex>> model(vis.size());
+    std::vector<Complex*> out;
+    std::vector<const Complex*> in;
+    for (std::size_t b = 0; b < vis.size(); ++b) {
+      model[b].resize(sizes_.at(b));
+      out.push_back(model[b].data());
+      in.push_back(model[b].data());
+    }
+    inner_->degrid(image_.data(), out);
+    double chi2 = 0.0;
+    for (std::size_t b = 0; b < vis.size(); ++b) {
+      for (std::size_t k = 0; k < model[b].size(); ++k) {
+        T rr, ri;
+        chi2 +=
+            imaging::chi2Residual<T>(model[b][k].real(), model[b][k].imag(), T(vis[b][k].real()),
+                                     T(vis[b][k].imag()), weights[b][k], rr, ri);
+        model[b][k] = Complex(rr, ri);
+      }
+    }
+    if (gradient) {
+      adjoint_.resize(geometry().numPixels());
+      inner_->gridDouble(in, std::vector<const float*>(vis.size(), nullptr), adjoint_.data());
+      auto& g = HostVectorSpace::of(*gradient);
+      for (std::size_t p = 0; p < g.size(); ++p)
+        g[p] += scale * adjoint_[p].real();
+    }
+    return chi2;
+  }
+
   int resident_calls = 0;
 
  private:
@@ -113,6 +153,7 @@ class HostResidentOperator final : public imaging::ImagingOperator<T> {
   HostVectorSpace space_;
   std::vector<Complex> model_, image_;
   std::vector<std::complex<double>> adjoint_;
+  std::vector<std::size_t> sizes_;  // setSamples(): each block's samples
 };
 
 }  // namespace apertura::rml::test

@@ -1,0 +1,174 @@
+// w-stacking's data term (HeldChi2Term): its resident evaluation, through a backend that forms
+// the held samples' residuals (the CPU operator standing in for the CUDA one, images in a host
+// space), against its host evaluation (Chi2Term through the operator's whole calls); when it is
+// resident and when not; and a whole resident L-BFGS run against the host run.
+#include <QtTest>
+
+#include <cmath>
+#include <memory>
+#include <random>
+
+#include "core/rml/gradient_regularizers.h"
+#include "core/rml/held_chi2_term.h"
+#include "core/rml/host_vector_space.h"
+#include "core/rml/image_mapping.h"
+#include "core/rml/lbfgs.h"
+#include "core/rml/objective_function.h"
+#include "core/rml/resident_lbfgs.h"
+#include "tests/rml/host_resident_operator.h"
+#include "tests/support/chunk_fixtures.h"
+
+using namespace apertura;
+using namespace apertura::rml;
+
+namespace {
+
+const double kArcsec = M_PI / 180.0 / 3600.0;
+
+// A field of 0.8 x 0.67 degrees and |w| up to 3 km: the w-term turns phases by a good part of a
+// turn at the edges, so w-stacking matters.
+struct WideField {
+  imaging::ImageGeometry g = imaging::ImageGeometry::fromCell(48, 40, 60.0 * kArcsec);
+  std::vector<VisibilityChunk> chunks;
+
+  WideField() {
+    std::mt19937 rng(23);
+    chunks.push_back(apertura::test::randomChunk(rng, g, 600, {1.4e9}));
+    chunks.push_back(apertura::test::randomChunk(rng, g, 200, {1.0e9, 1.2e9}));
+    std::uniform_real_distribution<double> w(-3000.0, 3000.0);
+    for (auto& c : chunks)
+      for (std::size_t r = 0; r < c.num_rows(); ++r)
+        c.uvw_m[3 * r + 2] = w(rng);
+  }
+
+  template <typename T>
+  std::unique_ptr<rml::test::HostResidentOperator<T>> op(bool resident, bool w_stacking = true) {
+    imaging::OperatorSettings s;
+    s.epsilon = std::is_same_v<T, float> ? 1e-5 : 1e-9;
+    s.threads = 2;
+    s.w_stacking = w_stacking;
+    return std::make_unique<rml::test::HostResidentOperator<T>>(imaging::makeCpuOperator<T>(g, s),
+                                                                resident);
+  }
+
+  std::vector<double> image() const {
+    std::vector<double> x(g.numPixels());
+    for (std::size_t p = 0; p < x.size(); ++p)
+      x[p] = 0.01 + 0.5 * std::exp(-0.5 * std::pow((double(p % 48) - 30.0) / 4.0, 2.0)) *
+                        std::cos(0.05 * double(p / 48));
+    return x;
+  }
+};
+
+double maxRelativeDifference(const std::vector<double>& a, const std::vector<double>& b) {
+  double diff = 0.0, scale = 0.0;
+  for (std::size_t p = 0; p < a.size(); ++p) {
+    diff = std::max(diff, std::abs(a[p] - b[p]));
+    scale = std::max(scale, std::abs(b[p]));
+  }
+  return diff / scale;
+}
+
+}  // namespace
+
+class TestHeldChi2Term : public QObject {
+  Q_OBJECT
+
+  template <typename T>
+  void residentEqualsHost(double tolerance) {
+    WideField f;
+    auto op = f.op<T>(true);
+    auto term = makeHeldChi2Term(*op, f.chunks);
+    compute::VectorSpace* space = term->dataSpace();
+    QVERIFY(space != nullptr);
+    QVERIFY(term->residentIn(*space));
+    const std::vector<double> x = f.image();
+    const std::size_t n = x.size();
+    // Both add 0.7 * grad to a gradient that already holds something.
+    std::vector<double> host_gradient(n, 0.25);
+    const double host = term->evaluate(x.data(), host_gradient.data(), 0.7);
+    auto rx = space->create(n), rg = space->create(n);
+    space->upload(x.data(), *rx);
+    space->fill(0.25, *rg);
+    const double resident = term->evaluateIn(*space, *rx, rg.get(), 0.7);
+    QCOMPARE(op->resident_calls, 1);
+    std::vector<double> resident_gradient(n);
+    space->download(*rg, resident_gradient.data());
+    QVERIFY2(std::abs(resident - host) <= tolerance * host,
+             qPrintable(QString("chi2 %1 vs %2").arg(resident, 0, 'g', 17).arg(host, 0, 'g', 17)));
+    const double grad_diff = maxRelativeDifference(resident_gradient, host_gradient);
+    QVERIFY2(grad_diff <= tolerance, qPrintable(QString("gradient differs by %1").arg(grad_diff)));
+    // The value alone, and the same again (the measured data are kept between calls).
+    QCOMPARE(term->evaluateIn(*space, *rx, nullptr, 0.7), resident);
+    QCOMPARE(term->evaluateIn(*space, *rx, rg.get(), 0.0), resident);
+    // The w-term is not negligible here: without w-stacking chi2 is another number.
+    auto flat = f.op<T>(false, false);
+    const double without_w = makeHeldChi2Term(*flat, f.chunks)->evaluate(x.data(), nullptr, 1.0);
+    QVERIFY2(std::abs(without_w - host) > 1e-3 * host,
+             qPrintable(QString("%1 vs %2").arg(without_w).arg(host)));
+    // Stage times: the host pass's and the resident passes'.
+    bool saw_resident = false;
+    for (const auto& t : term->takeStageTimes())
+      saw_resident = saw_resident || t.stage == "residual";
+    QVERIFY(saw_resident);
+  }
+
+ private slots:
+  void residentEvaluationEqualsTheHostsInFloat() { residentEqualsHost<float>(1e-6); }
+  void residentEvaluationEqualsTheHostsInDouble() { residentEqualsHost<double>(1e-12); }
+
+  void residentOnlyWhereTheBackendFormsHeldResiduals() {
+    WideField f;
+    // The CPU operator keeps no resident images.
+    imaging::OperatorSettings s;
+    s.w_stacking = true;
+    s.threads = 2;
+    auto cpu = imaging::makeCpuOperator<float>(f.g, s);
+    QVERIFY(!cpu->formsHeldResiduals());
+    QVERIFY(makeHeldChi2Term(*cpu, f.chunks)->dataSpace() == nullptr);
+    // A backend that does not form them (resident images, residuals on the host).
+    auto host = f.op<float>(false);
+    QVERIFY(makeHeldChi2Term(*host, f.chunks)->dataSpace() == nullptr);
+    // A distributed run sums over processes on the host.
+    auto resident = f.op<float>(true);
+    Chi2Options summed;
+    summed.sum = [](double*, std::size_t) {};
+    QVERIFY(makeHeldChi2Term(*resident, f.chunks, summed)->dataSpace() == nullptr);
+    QVERIFY(makeHeldChi2Term(*resident, f.chunks)->dataSpace() != nullptr);
+  }
+
+  void residentLbfgsFollowsTheHostRun() {
+    WideField f;
+    auto host_op = f.op<double>(false), resident_op = f.op<double>(true);
+    const int nx = f.g.nx, ny = f.g.ny;
+    ObjectiveFunction host(f.g.numPixels()), resident(f.g.numPixels());
+    host.add(makeHeldChi2Term(*host_op, f.chunks));
+    resident.add(makeHeldChi2Term(*resident_op, f.chunks));
+    host.add(std::make_shared<TotalSquaredVariation>(nx, ny), {50.0});
+    resident.add(std::make_shared<TotalSquaredVariation>(nx, ny), {50.0});
+    QVERIFY(host.residentSpace() == nullptr);
+    QVERIFY(resident.residentSpace() != nullptr);
+    MappedObjective host_mapped(host, ImageMapping::Identity);
+    MappedObjective resident_mapped(resident, ImageMapping::Identity);
+    LbfgsSettings s;
+    s.history = 5;
+    s.stop.max_iterations = 15;
+    s.stop.relative_tolerance = 0.0;
+    QVERIFY(lbfgsRunsResident(resident_mapped, s));
+    const std::vector<double> x0(f.g.numPixels(), 0.0);
+    const OptimizerResult a = minimizeLbfgs(host_mapped, x0, s);
+    const OptimizerResult b = minimizeLbfgs(resident_mapped, x0, s);
+    QCOMPARE(host_op->resident_calls, 0);
+    QCOMPARE(resident_op->resident_calls, b.evaluations);  // every evaluation on the "device"
+    QCOMPARE(b.iterations, a.iterations);
+    QVERIFY(a.iterations >= 10);
+    QVERIFY2(
+        std::abs(b.objective - a.objective) <= 1e-10 * a.objective,
+        qPrintable(QString("%1 vs %2").arg(b.objective, 0, 'g', 17).arg(a.objective, 0, 'g', 17)));
+    QVERIFY(maxRelativeDifference(b.x, a.x) <= 1e-8);
+    QVERIFY(a.objective < 0.5 * host.evaluate(x0.data(), nullptr));
+  }
+};
+
+QTEST_GUILESS_MAIN(TestHeldChi2Term)
+#include "test_held_chi2_term.moc"

@@ -156,6 +156,7 @@ if [ "${APERTURA_SANITIZE:-0}" = 1 ]; then
     sanitize accumulation_memcheck memcheck "$checks_bin/cuda_chi2_checks" accumulation
     sanitize adjoint_memcheck memcheck "$checks_bin/cuda_operator_checks" adjoint
     sanitize wstack_memcheck memcheck "$checks_bin/cuda_wstack_checks" wstack
+    sanitize wstack_term_memcheck memcheck "$checks_bin/cuda_wstack_checks" wstack_term
     sanitize space_memcheck memcheck "$checks_bin/cuda_space_checks" operations
     sanitize resident_lbfgs_memcheck memcheck "$checks_bin/cuda_chi2_checks" lbfgs
     sanitize resident_fista_memcheck memcheck "$checks_bin/cuda_chi2_checks" fista
@@ -166,8 +167,9 @@ fi
 
 # The figures: gridding at 1e7 and 1e8 visibilities, 2048^2 and 4096^2 (CPU at 1e7 only), with
 # w-stacking at 2048^2 / 1e7 (|w| <= 5000 wavelengths, about 57 planes), then
-# the time per RML iteration (chi2 on the device + TSV + L1, L-BFGS) at 2048^2 / 1e7 and
-# 4096^2 / 1e8 on CUDA and at 2048^2 / 1e7 on the CPU; each bounded by what time is left.
+# the time per RML iteration (chi2 on the device + TSV + L1, L-BFGS) at 2048^2 / 1e7 (also with
+# w-stacking, |w| <= 5000 wavelengths) and 4096^2 / 1e8 on CUDA and at 2048^2 / 1e7 on the CPU;
+# each bounded by what time is left.
 bench_step() {  # FILE LIMIT COMMAND...
   local file=$1 limit=$2
   shift 2
@@ -196,6 +198,8 @@ if [ "${APERTURA_RML_BENCH_ONLY:-0}" != 1 ]; then
   bench_step bench_gpu_wstack.txt "$(left 120)" "$bench" --sizes 2048 --vis 1e7 --wstack 5000
 fi
 bench_step bench_rml_cuda_2048_1e7.txt "$(left 100)" "$bench_rml" 2048 1e7 12 float double cuda
+bench_step bench_rml_cuda_wstack_2048_1e7.txt "$(left 70)" "$bench_rml" 2048 1e7 6 float double \
+  cuda 5000
 bench_step bench_rml_cuda_4096_1e8.txt "$(left 40)" "$bench_rml" 4096 1e8 12 float double cuda
 bench_step bench_rml_cpu_2048_1e7.txt "$(left 0)" "$bench_rml" 2048 1e7 3 float double cpu
 note "done, status $status"

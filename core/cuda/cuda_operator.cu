@@ -1,5 +1,6 @@
-// The CUDA backend of the imaging operator, first version: one thread per visibility, atomicAdd
-// on the grid when gridding, cuFFT, and the CPU operator's kernel, grid size, correction and
+// The CUDA backend of the imaging operator: its grids, image, cuFFT and correction, and the calls
+// of ImagingOperator over the passes of block_passes.cuh (tiled or one thread per sample) and
+// w_stack_passes.cuh (w-stacking), with the CPU operator's kernel, grid size, correction and
 // conventions (image pixel p goes to grid cell p - n/2 mod N, forward FFT exp(-2 pi i k n / N) for
 // degridding, no normalisation), so CPU and CUDA results agree to the requested epsilon.
 #include <cuda_runtime.h>
@@ -9,8 +10,6 @@
 #include <atomic>
 #include <complex>
 #include <cstdint>
-#include <cstdio>
-#include <cstring>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -22,7 +21,9 @@
 #include "core/cuda/cuda_operator.h"
 #include "core/util/input_error.h"
 
+#include "core/cuda/block_passes.cuh"
 #include "core/cuda/block_samples.cuh"
+#include "core/cuda/chi2_sums.cuh"
 #include "core/cuda/cuda_vector_space.cuh"
 #include "core/cuda/device_buffers.cuh"
 #include "core/cuda/gridding_kernels.cuh"
@@ -55,12 +56,10 @@ class CudaOperator final : public imaging::ImagingOperator<T> {
                                                  " found)");
     }
     selectDevice();
-    for (auto* a : {&grid_, &accumulator_, &image_, &vis_})
+    for (auto* a : {&grid_, &accumulator_, &image_})
       a->track(bytes_);
     for (auto* a : {&corr_x_, &corr_y_})
       a->track(bytes_);
-    partials_.track(bytes_);
-    terms_.track(bytes_);
     nu_ = c.packed.grid_u;
     nv_ = c.packed.grid_v;
     const std::size_t cells = std::size_t(nu_) * nv_;
@@ -90,12 +89,13 @@ class CudaOperator final : public imaging::ImagingOperator<T> {
           "upload of the gridding correction");
     check(cudaMemcpy(corr_y_.data(), cy.data(), cy.size() * sizeof(T), cudaMemcpyHostToDevice),
           "upload of the gridding correction");
-    partials_.reserve(kChi2Blocks, device_, "the chi2 partial sums");
+    sums_.allocate(bytes_, device_);
     check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate");
     stager_.attach(stream_);
     plan_ = makeFftPlan(nu_, nv_, Fft<T>::kType, stream_, bytes_);
-    wstack_.emplace(WStackContext{c.packed, c.geometry, stream_, threads(), device_, bytes_},
-                    stager_, samples_);
+    const PassContext passes{c.packed, c.geometry, stream_, threads(), device_, bytes_};
+    blocks_.emplace(passes, stager_, samples_, sums_);
+    wstack_.emplace(passes, stager_, samples_, sums_);
     if (wideAccumulation())
       wide_.allocate(bytes_, device_, nu_, nv_, c.geometry.nx, c.geometry.ny, c.corr_x, c.corr_y,
                      stream_);
@@ -121,7 +121,7 @@ class CudaOperator final : public imaging::ImagingOperator<T> {
     if (config_.settings.w_stacking)
       layout = config_.plan_w_stack(blocks);
     wstack_->setPlanes(layout);  // before the blocks are planned: they take its scales
-    for (auto& p : planAll(blocks))
+    for (auto& p : blocks_->planHeld(blocks, wstack_->planes(), config_.tiled_gridding))
       held_.emplace_back(static_cast<CudaPlannedBlock*>(p.release()));
     if (layout.active)
       wstack_->prepare(layout, held_);
@@ -139,20 +139,15 @@ class CudaOperator final : public imaging::ImagingOperator<T> {
     }
     prepareModel(image);
     for (std::size_t b = 0; b < vis.size(); ++b)
-      degridBlock(*held_[b], vis[b]);
+      blocks_->degrid(*held_[b], grid_.data(), vis[b]);
   }
 
   void grid(const std::vector<const Complex*>& vis, const std::vector<const float*>& weights,
             Complex* image) override {
-    checkBlocks(vis.size());
-    if (weights.size() != vis.size())
-      throw std::invalid_argument("grid: one weight pointer (or null) per block expected");
+    checkBlocks(vis.size(), weights.size());
     selectDevice();
     if (wideAccumulation()) {
-      std::vector<std::complex<double>> wide(config_.geometry.numPixels());
-      gridDouble(vis, weights, wide.data());
-      for (std::size_t p = 0; p < wide.size(); ++p)
-        image[p] = Complex(wide[p]);
+      narrowed([&](std::complex<double>* wide) { gridDouble(vis, weights, wide); }, image);
       return;
     }
     if (wstack_->active()) {
@@ -164,7 +159,7 @@ class CudaOperator final : public imaging::ImagingOperator<T> {
     }
     zero(grid_);
     for (std::size_t b = 0; b < vis.size(); ++b)
-      gridInto(reinterpret_cast<T*>(grid_.data()), *held_[b], vis[b], weights[b]);
+      blocks_->grid(reinterpret_cast<T*>(grid_.data()), *held_[b], vis[b], weights[b]);
     gridToImage(grid_, image);
   }
 
@@ -174,9 +169,7 @@ class CudaOperator final : public imaging::ImagingOperator<T> {
       imaging::ImagingOperator<T>::gridDouble(vis, weights, image);
       return;
     }
-    checkBlocks(vis.size());
-    if (weights.size() != vis.size())
-      throw std::invalid_argument("grid: one weight pointer (or null) per block expected");
+    checkBlocks(vis.size(), weights.size());
     selectDevice();
     if (wstack_->active()) {
       wstack_->grid(
@@ -188,19 +181,20 @@ class CudaOperator final : public imaging::ImagingOperator<T> {
     }
     wide_.zero();
     for (std::size_t b = 0; b < vis.size(); ++b)
-      gridInto(wide_.grid(), *held_[b], vis[b], weights[b]);
+      blocks_->grid(wide_.grid(), *held_[b], vis[b], weights[b]);
     wide_.finish(stager_, threads(), image);
   }
 
   std::unique_ptr<imaging::PlannedBlock> planBlock(const imaging::UvwBlock& block) override {
     requireNoWStacking();
-    return plan(block);
+    return blocks_->plan(block, wstack_->planes());
   }
 
   std::vector<std::unique_ptr<imaging::PlannedBlock>> planBlocks(
       const std::vector<imaging::UvwBlock>& blocks) override {
     requireNoWStacking();
-    return planAll(blocks);
+    selectDevice();
+    return blocks_->planHeld(blocks, wstack_->planes(), config_.tiled_gridding);
   }
 
   void prepareDegrid(const Complex* image) override {
@@ -239,17 +233,7 @@ class CudaOperator final : public imaging::ImagingOperator<T> {
 
   void degridBlock(const imaging::PlannedBlock& planned, Complex* vis) override {
     selectDevice();
-    const auto& b = static_cast<const CudaPlannedBlock&>(planned);
-    const std::size_t n = b.block.numSamples();
-    if (n == 0)
-      return;
-    const SampleArgs args = samples_.coordinates(b);
-    vis_.reserve(n, device_, "the visibilities of a block");
-    degridKernel<T><<<launchBlocks(n), threads(), 0, stream_>>>(
-        config_.packed, args, grid_.data(), b.tiles.items ? b.tiles.order.data() : nullptr,
-        vis_.data());
-    check(cudaGetLastError(), "degrid kernel launch");
-    stager_.download(vis, vis_.data(), n * sizeof(DC));
+    blocks_->degrid(static_cast<const CudaPlannedBlock&>(planned), grid_.data(), vis);
   }
 
   void beginGrid() override {
@@ -266,9 +250,9 @@ class CudaOperator final : public imaging::ImagingOperator<T> {
     selectDevice();
     const auto& b = static_cast<const CudaPlannedBlock&>(planned);
     if (wideAccumulation())
-      gridInto(wide_.grid(), b, vis, weights);
+      blocks_->grid(wide_.grid(), b, vis, weights);
     else
-      gridInto(reinterpret_cast<T*>(accumulator_.data()), b, vis, weights);
+      blocks_->grid(reinterpret_cast<T*>(accumulator_.data()), b, vis, weights);
   }
 
   void endGrid(Complex* image) override {
@@ -277,10 +261,7 @@ class CudaOperator final : public imaging::ImagingOperator<T> {
       gridToImage(accumulator_, image);
       return;
     }
-    std::vector<std::complex<double>> wide(config_.geometry.numPixels());
-    wide_.finish(stager_, threads(), wide.data());
-    for (std::size_t p = 0; p < wide.size(); ++p)
-      image[p] = Complex(wide[p]);
+    narrowed([&](std::complex<double>* wide) { wide_.finish(stager_, threads(), wide); }, image);
   }
 
   void endGridDouble(std::complex<double>* image) override {
@@ -304,41 +285,11 @@ class CudaOperator final : public imaging::ImagingOperator<T> {
       throw std::invalid_argument("residualBlock: the weights are required");
     selectDevice();
     const auto& b = static_cast<const CudaPlannedBlock&>(planned);
-    const std::size_t n = b.block.numSamples();
-    if (n == 0)
-      return 0.0;
-    const SampleArgs args = samples_.coordinates(b);
-    const float2* dvis = nullptr;
-    const float* dweights = nullptr;
-    samples_.data(b, vis, weights, dvis, dweights);
-    const unsigned blocks = unsigned(std::min<std::size_t>(launchBlocks(n), kChi2Blocks));
-    double* partial_sums = partials_.data();
-    if (grid && b.tiles.items) {
-      // Tiled: samples in tile order, their w |r|^2 stored and summed in their own order (the
-      // same partial sums as chi2Kernel's), the residuals spread through shared memory.
-      terms_.reserve(n, device_, "the chi2 terms of a block");
-      if (wideAccumulation())
-        tiledChi2(wide_.grid(), b, args, dvis, dweights);
-      else
-        tiledChi2(reinterpret_cast<T*>(accumulator_.data()), b, args, dvis, dweights);
-      sumTermsKernel<<<blocks, threads(), 0, stream_>>>(terms_.data(), n, partial_sums);
-    } else if (!grid)
-      chi2Kernel<T, T><<<blocks, threads(), 0, stream_>>>(config_.packed, args, grid_.data(), dvis,
-                                                          dweights, nullptr, partial_sums);
-    else if (wideAccumulation())
-      chi2Kernel<T, double><<<blocks, threads(), 0, stream_>>>(
-          config_.packed, args, grid_.data(), dvis, dweights, wide_.grid(), partial_sums);
-    else
-      chi2Kernel<T, T><<<blocks, threads(), 0, stream_>>>(
-          config_.packed, args, grid_.data(), dvis, dweights,
-          reinterpret_cast<T*>(accumulator_.data()), partial_sums);
-    check(cudaGetLastError(), "chi2 kernel launch");
-    std::vector<double> partial(blocks);
-    stager_.download(partial.data(), partials_.data(), blocks * sizeof(double));
-    double chi2 = 0.0;
-    for (double p : partial)
-      chi2 += p;
-    return chi2;
+    if (!grid)
+      return blocks_->chi2(b, vis, weights, grid_.data(), static_cast<T*>(nullptr));
+    if (wideAccumulation())
+      return blocks_->chi2(b, vis, weights, grid_.data(), wide_.grid());
+    return blocks_->chi2(b, vis, weights, grid_.data(), reinterpret_cast<T*>(accumulator_.data()));
   }
 
   // w-stacking's chi2 pass with the images resident: the planes' degridding into the held
@@ -350,8 +301,7 @@ class CudaOperator final : public imaging::ImagingOperator<T> {
                        compute::SpaceVector* gradient, double scale) override {
     if (!wstack_->active())
       throw std::logic_error("heldResiduals: only with w-stacking");
-    checkBlocks(vis.size());
-    checkBlocks(weights.size());
+    checkBlocks(vis.size(), weights.size());
     selectDevice();
     checkPixels(image);
     if (gradient)
@@ -360,7 +310,7 @@ class CudaOperator final : public imaging::ImagingOperator<T> {
     space->toComplex(image, image_.data());
     const double chi2 = wstack_->residuals(
         held_, image_.data(), grid_.data(), [&] { fft(grid_, CUFFT_FORWARD); }, corr_x_.data(),
-        corr_y_.data(), vis, weights, partials_.data(), kChi2Blocks);
+        corr_y_.data(), vis, weights);
     if (!gradient)
       return chi2;
     if (wideAccumulation()) {
@@ -393,10 +343,6 @@ class CudaOperator final : public imaging::ImagingOperator<T> {
   }
 
  private:
-  // Blocks of the chi2 kernel's grid-stride loop: enough to fill an H200 (132 SMs x 2048
-  // threads at 256 per block) twice, few enough that the partial sums are a 16 KiB copy.
-  static constexpr std::size_t kChi2Blocks = 2048;
-
   void selectDevice() const { check(cudaSetDevice(device_), "cudaSetDevice"); }
   unsigned threads() const { return unsigned(config_.threads_per_block); }
   unsigned launchBlocks(std::size_t n) const {
@@ -408,48 +354,10 @@ class CudaOperator final : public imaging::ImagingOperator<T> {
       throw std::invalid_argument(
           "operator called with a different number of blocks than setSamples() was given");
   }
-
-  // Blocks held in memory: resident on the device when they fit in 80% of its free memory, else
-  // copied in per call like blocks planned one at a time. With w-stacking no tile plan is made:
-  // the planes' passes visit the samples in order of their w plane instead.
-  std::vector<std::unique_ptr<imaging::PlannedBlock>> planAll(
-      const std::vector<imaging::UvwBlock>& blocks) {
-    selectDevice();
-    std::size_t bytes = 0;
-    for (const imaging::UvwBlock& b : blocks)
-      bytes += (3 * b.num_rows + 2 * b.num_channels) * sizeof(double) +
-               (config_.tiled_gridding ? 2 * b.numSamples() * sizeof(std::uint32_t) : 0);
-    std::size_t free_bytes = 0, total = 0;
-    check(cudaMemGetInfo(&free_bytes, &total), "cudaMemGetInfo");
-    const bool resident = bytes <= free_bytes / 5 * 4;
-    std::vector<std::unique_ptr<imaging::PlannedBlock>> out;
-    for (const imaging::UvwBlock& b : blocks) {
-      auto p = plan(b);
-      if (resident && b.numSamples() > 0) {
-        samples_.makeResident(*p);
-        // The tile plan's sample indices are 32-bit; larger blocks keep the simple gridder.
-        if (config_.tiled_gridding && !wstack_->active() && b.numSamples() < (std::size_t(1) << 32))
-          p->tiles.make(config_.packed, samples_.coordinates(*p), threads(), stream_, device_,
-                        bytes_);
-      }
-      out.push_back(std::move(p));
-    }
-    check(cudaStreamSynchronize(stream_), "upload of the uvw coordinates");
-    return out;
-  }
-
-  std::unique_ptr<CudaPlannedBlock> plan(const imaging::UvwBlock& block) const {
-    auto p = std::make_unique<CudaPlannedBlock>();
-    p->block = block;
-    for (std::size_t c = 0; c < block.num_channels; ++c) {
-      const double f = block.frequencies_hz[c] / imaging::kSpeedOfLight;
-      p->scale_u.push_back(f * config_.geometry.cell_l * nu_);
-      p->scale_v.push_back(f * config_.geometry.cell_m * nv_);
-      if (wstack_->active())
-        p->scale_w.push_back(f / wstack_->planes().dw);
-    }
-    p->w_offset = wstack_->active() ? wstack_->planes().w0 / wstack_->planes().dw : 0.0;
-    return p;
+  void checkBlocks(std::size_t n, std::size_t weights) const {
+    checkBlocks(n);
+    if (weights != n)
+      throw std::invalid_argument("one weight pointer (or null) per block expected");
   }
 
   void prepareModel(const Complex* image) {
@@ -468,44 +376,6 @@ class CudaOperator final : public imaging::ImagingOperator<T> {
   void fft(DeviceArray<DC>& grid, int direction) {
     checkFft(Fft<T>::exec(plan_, grid.data(), direction),
              direction == CUFFT_FORWARD ? "forward FFT" : "inverse FFT");
-  }
-
-  template <typename G>
-  void gridInto(G* target, const CudaPlannedBlock& b, const Complex* vis, const float* weights) {
-    const std::size_t n = b.block.numSamples();
-    if (n == 0)
-      return;
-    const SampleArgs args = samples_.coordinates(b);
-    vis_.reserve(n, device_, "the visibilities of a block");
-    stager_.upload(vis_.data(), vis, n * sizeof(DC));
-    const float* dweights = weights ? samples_.stageWeights(weights, n) : nullptr;
-    if (b.tiles.items) {
-      tiledGrid(target, b, args, vis_.data(), dweights);
-      return;
-    }
-    gridKernel<T, G><<<launchBlocks(n), threads(), 0, stream_>>>(config_.packed, args, vis_.data(),
-                                                                 dweights, target);
-    check(cudaGetLastError(), "grid kernel launch");
-  }
-
-  // The tiled gridder over a block with a tile plan: one thread block per work item.
-  template <typename G>
-  void tiledGrid(G* target, const CudaPlannedBlock& b, const SampleArgs& args, const DC* vis,
-                 const float* weights) {
-    tiledGridKernel<T, G>
-        <<<unsigned(b.tiles.items), threads(), tiledGridSharedBytes<G>(b.tiles.tiling), stream_>>>(
-            config_.packed, args, b.tiles.args(), vis, weights, target);
-    check(cudaGetLastError(), "tiled grid kernel launch");
-  }
-
-  template <typename G>
-  void tiledChi2(G* target, const CudaPlannedBlock& b, const SampleArgs& args, const float2* vis,
-                 const float* weights) {
-    tiledChi2Kernel<T, G>
-        <<<unsigned(b.tiles.items), threads(), tiledGridSharedBytes<G>(b.tiles.tiling), stream_>>>(
-            config_.packed, args, b.tiles.args(), grid_.data(), vis, weights, target,
-            terms_.data());
-    check(cudaGetLastError(), "tiled chi2 kernel launch");
   }
 
   // The image in image_ to the model grid: correction, padding, forward FFT.
@@ -545,6 +415,14 @@ class CudaOperator final : public imaging::ImagingOperator<T> {
     check(cudaMemsetAsync(a.data(), 0, a.size() * sizeof(U), stream_), "cudaMemset (grid)");
   }
 
+  // An image that `fill` writes in double (double accumulation), rounded to T into `image`.
+  template <typename Fill>
+  void narrowed(Fill fill, Complex* image) {
+    std::vector<std::complex<double>> wide(config_.geometry.numPixels());
+    fill(wide.data());
+    std::copy(wide.begin(), wide.end(), image);
+  }
+
   bool wideAccumulation() const {
     return std::is_same_v<T, float> && config_.settings.double_accumulation;
   }
@@ -560,14 +438,14 @@ class CudaOperator final : public imaging::ImagingOperator<T> {
   DeviceArray<DC> accumulator_;  // streaming gridding adds here (without double accumulation)
   DeviceArray<DC> image_;
   DeviceArray<T> corr_x_, corr_y_;
-  WideAccumulator wide_;          // double accumulation: all gridding adds here instead
-  DeviceArray<double> partials_;  // chi2Kernel's per-block sums
-  DeviceArray<double> terms_;     // the tiled chi2 pass's w |r|^2 per sample
-  DeviceArray<DC> vis_;
+  WideAccumulator wide_;  // double accumulation: all gridding adds here instead
+  Chi2Sums sums_;         // the chi2 passes' partial sums
   BlockSamples samples_{stager_, device_, bytes_};  // where a block's samples are on the device
   std::vector<std::unique_ptr<CudaPlannedBlock>> held_;  // setSamples()
   std::unique_ptr<CudaVectorSpace> space_;               // resident images (made on first use)
-  std::optional<WStackPasses<T>> wstack_;  // w-stacking's whole calls (made once the stream exists)
+  // The passes over blocks, without w-stacking and with it (made once the stream exists).
+  std::optional<BlockPasses<T>> blocks_;
+  std::optional<WStackPasses<T>> wstack_;
 };
 
 }  // namespace

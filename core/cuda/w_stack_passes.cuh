@@ -15,7 +15,9 @@
 #include <vector>
 
 #include "core/cuda/block_samples.cuh"
+#include "core/cuda/chi2_sums.cuh"
 #include "core/cuda/device_buffers.cuh"
+#include "core/cuda/pass_context.cuh"
 #include "core/cuda/pinned_stager.cuh"
 #include "core/cuda/w_stacking_kernels.cuh"
 #include "core/imaging/image_geometry.h"
@@ -23,24 +25,14 @@
 
 namespace apertura::cuda {
 
-// What the passes use of their operator.
-struct WStackContext {
-  DeviceKernelParams packed;  // the kernel (also along w) and the grid size
-  imaging::ImageGeometry geometry;
-  cudaStream_t stream = nullptr;
-  unsigned threads = 256;
-  int device = 0;
-  ByteCounter bytes;
-};
-
 template <typename T>
 class WStackPasses {
  public:
   using Complex = std::complex<T>;
   using DC = typename DeviceComplex<T>::type;
 
-  WStackPasses(const WStackContext& c, PinnedStager& stager, BlockSamples& samples)
-      : c_(c), stager_(stager), samples_(samples) {
+  WStackPasses(const PassContext& c, PinnedStager& stager, BlockSamples& samples, Chi2Sums& sums)
+      : c_(c), stager_(stager), samples_(samples), sums_(sums) {
     for (auto* a : {&xi_, &corr_})
       a->track(c_.bytes);
     vis_.track(c_.bytes);
@@ -68,8 +60,7 @@ class WStackPasses {
     stager_.upload(xi_.data(), layout.xi.data(), pixels * sizeof(double));
     stager_.upload(corr_.data(), layout.correction.data(), pixels * sizeof(double));
     first_.clear();
-    last_count_ = 0;
-    std::size_t total = 0;
+    total_ = 0;
     for (const auto& b : held) {
       const std::size_t n = b->block.numSamples();
       if (n >= (std::size_t(1) << 32))
@@ -82,13 +73,12 @@ class WStackPasses {
       b->w_order.reserve(std::max<std::size_t>(n, 1), c_.device, "the samples' w-plane order");
       stager_.upload(b->w_order.data(), order.order.data(), n * sizeof(std::uint32_t));
       b->w_start = order.start;
-      first_.push_back(total);
-      total += n;
-      last_count_ = n;
+      first_.push_back(total_);
+      total_ += n;
     }
     measured_from_.clear();
-    vis_.reserve(std::max<std::size_t>(total, 1), c_.device, "the visibilities of every block");
-    weights_.reserve(std::max<std::size_t>(total, 1), c_.device, "the weights of every block");
+    vis_.reserve(std::max<std::size_t>(total_, 1), c_.device, "the visibilities of every block");
+    weights_.reserve(std::max<std::size_t>(total_, 1), c_.device, "the weights of every block");
     check(cudaStreamSynchronize(c_.stream), "upload of the w planes");
   }
 
@@ -105,29 +95,22 @@ class WStackPasses {
   // The chi2 pass of the held blocks, all on the device: their model (degrid's passes), then in
   // place their weighted residuals W (model - V) against `measured` and `weights` (copied to the
   // device on first use and kept until prepare() or grid() replaces them). Returns chi2, its
-  // partial sums added on the host in a fixed order; gridResiduals() then spreads the residuals.
-  // `partials` has room for `max_partials` sums.
+  // partial sums added on the host in a fixed order (Chi2Sums); gridResiduals() then spreads the
+  // residuals.
   template <typename Forward>
   double residuals(const std::vector<std::unique_ptr<CudaPlannedBlock>>& held, const DC* image,
                    DC* grid, Forward forward, const T* corr_x, const T* corr_y,
                    const std::vector<const std::complex<float>*>& measured,
-                   const std::vector<const float*>& weights, double* partials,
-                   std::size_t max_partials) {
+                   const std::vector<const float*>& weights) {
     keepMeasured(held, measured, weights);
     degridModel(held, image, grid, forward, corr_x, corr_y);
-    const std::size_t n = samples();
-    if (n == 0)
+    if (total_ == 0)
       return 0.0;
-    const unsigned blocks = unsigned(std::min<std::size_t>(blocksFor(n), max_partials));
-    wResidualKernel<T><<<blocks, c_.threads, 0, c_.stream>>>(measured_.data(), weights_.data(), n,
-                                                             vis_.data(), partials);
+    const unsigned blocks = Chi2Sums::blocks(total_, c_.threads);
+    wResidualKernel<T><<<blocks, c_.threads, 0, c_.stream>>>(measured_.data(), weights_.data(),
+                                                             total_, vis_.data(), sums_.partials());
     check(cudaGetLastError(), "w-stacking residual kernel launch");
-    std::vector<double> partial(blocks);
-    stager_.download(partial.data(), partials, blocks * sizeof(double));
-    double chi2 = 0.0;
-    for (double p : partial)
-      chi2 += p;
-    return chi2;
+    return sums_.total(stager_, blocks);
   }
 
   // grid() of the weighted residuals residuals() left on the device.
@@ -171,7 +154,7 @@ class WStackPasses {
           "cudaMemset (w visibilities)");
     for (int plane = 0; plane < ws_.planes; ++plane) {
       check(cudaMemsetAsync(grid, 0, cells() * sizeof(DC), c_.stream), "cudaMemset (w grid)");
-      wImageToGridKernel<T><<<blocksFor(pixels), c_.threads, 0, c_.stream>>>(
+      wImageToGridKernel<T><<<c_.blocksFor(pixels), c_.threads, 0, c_.stream>>>(
           c_.geometry.nx, c_.geometry.ny, c_.packed.grid_u, c_.packed.grid_v, ws_, plane, image,
           corr_x, corr_y, xi_.data(), corr_.data(), grid);
       check(cudaGetLastError(), "w-plane image-to-grid kernel launch");
@@ -179,7 +162,7 @@ class WStackPasses {
       forSamplesOnPlane(
           held, plane,
           [&](std::size_t b, const SampleArgs& args, std::size_t first, std::size_t count) {
-            wDegridKernel<T><<<blocksFor(count), c_.threads, 0, c_.stream>>>(
+            wDegridKernel<T><<<c_.blocksFor(count), c_.threads, 0, c_.stream>>>(
                 c_.packed, ws_, plane, args, grid, held[b]->w_order.data(), first, count,
                 vis_.data() + first_[b]);
             check(cudaGetLastError(), "w-plane degrid kernel launch");
@@ -202,14 +185,14 @@ class WStackPasses {
       forSamplesOnPlane(
           held, plane,
           [&](std::size_t b, const SampleArgs& args, std::size_t first, std::size_t count) {
-            wGridKernel<T, G><<<blocksFor(count), c_.threads, 0, c_.stream>>>(
+            wGridKernel<T, G><<<c_.blocksFor(count), c_.threads, 0, c_.stream>>>(
                 c_.packed, ws_, plane, args, vis_.data() + first_[b],
                 weights && (*weights)[b] ? weights_.data() + first_[b] : nullptr,
                 held[b]->w_order.data(), first, count, reinterpret_cast<G*>(plane_grid));
             check(cudaGetLastError(), "w-plane grid kernel launch");
           });
       inverse();
-      wGridToImageKernel<T, G><<<blocksFor(pixels), c_.threads, 0, c_.stream>>>(
+      wGridToImageKernel<T, G><<<c_.blocksFor(pixels), c_.threads, 0, c_.stream>>>(
           c_.geometry.nx, c_.geometry.ny, c_.packed.grid_u, c_.packed.grid_v, ws_, plane,
           plane_grid, corr_x, corr_y, xi_.data(), corr_.data(), image);
       check(cudaGetLastError(), "w-plane grid-to-image kernel launch");
@@ -217,7 +200,6 @@ class WStackPasses {
   }
 
   std::size_t cells() const { return std::size_t(c_.packed.grid_u) * c_.packed.grid_v; }
-  unsigned blocksFor(std::size_t n) const { return unsigned((n + c_.threads - 1) / c_.threads); }
 
   // One launch per block over its samples that reach `plane` (a range of its w order):
   // launch(block, coordinates, first, count).
@@ -232,8 +214,6 @@ class WStackPasses {
     }
   }
 
-  std::size_t samples() const { return first_.empty() ? 0 : first_.back() + last_count_; }
-
   // The measured visibilities and weights of every held block on the device, copied again only
   // when they come from other arrays than the last copy's.
   void keepMeasured(const std::vector<std::unique_ptr<CudaPlannedBlock>>& held,
@@ -244,7 +224,7 @@ class WStackPasses {
     if (from == measured_from_)
       return;
     measured_from_.clear();
-    measured_.reserve(std::max<std::size_t>(samples(), 1), c_.device,
+    measured_.reserve(std::max<std::size_t>(total_, 1), c_.device,
                       "the measured visibilities of every block");
     for (std::size_t b = 0; b < held.size(); ++b) {
       const std::size_t n = held[b]->block.numSamples();
@@ -257,16 +237,17 @@ class WStackPasses {
     measured_from_ = std::move(from);
   }
 
-  WStackContext c_;
+  PassContext c_;
   PinnedStager& stager_;
   BlockSamples& samples_;
+  Chi2Sums& sums_;
   imaging::DeviceWStack ws_;       // planes 0: no w-stacking
   DeviceArray<double> xi_, corr_;  // per pixel: WStackLayout's xi and correction
   DeviceArray<DC> vis_;            // every held block's visibilities (block b from first_[b])
   DeviceArray<float> weights_;     // and their weights
   std::vector<std::size_t> first_;
-  std::size_t last_count_ = 0;    // the last block's samples (first_.back() + it: all of them)
-  DeviceArray<float2> measured_;  // residuals(): every block's measured visibilities
+  std::size_t total_ = 0;                   // the samples of every block
+  DeviceArray<float2> measured_;            // residuals(): every block's measured visibilities
   std::vector<const void*> measured_from_;  // the host arrays measured_ and weights_ hold
 };
 

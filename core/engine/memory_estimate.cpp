@@ -7,6 +7,7 @@
 
 #include "core/plugin/plugin_registry.h"
 #include "core/rml/lbfgs_history.h"
+#include "core/rml/space_sdmm.h"
 
 namespace apertura::engine {
 namespace {
@@ -63,12 +64,22 @@ OptimizerMemory optimizerMemory(const project::ProjectSettings& s, std::uint64_t
     return lbfgs(m, resident, history.float_storage ? sizeof(float) : sizeof(double));
   }
   if (o.method == "fista") {
-    // Extrapolated point, its gradient, prox input and output; a TV prox's dual fields (two
-    // pairs), its primal iterate and the copies of its input and output.
-    const bool tv = std::any_of(s.regularizers.begin(), s.regularizers.end(), [](const auto& r) {
-      return r.lambda != 0.0 && (r.type == "tv" || r.type == "tv-aniso");
-    });
-    mem.ram_vectors = 4 + (tv ? 7 : 0);
+    // Extrapolated point, its gradient, prox input and output; per TV prox its dual fields (two
+    // pairs), its primal iterate and the copies of its input and output. Several non-smooth terms
+    // (plugins' counted too: an upper bound) share an inner SDMM with the quadratic and
+    // positivity.
+    std::uint64_t tv = 0, nonsmooth = 0;
+    for (const auto& r : s.regularizers) {
+      if (r.lambda == 0.0)
+        continue;
+      tv += r.type == "tv" || r.type == "tv-aniso" ? 1 : 0;
+      nonsmooth +=
+          plugin::isBuiltinNonSmoothRegularizer(r.type) || !plugin::isBuiltinRegularizer(r.type)
+              ? 1
+              : 0;
+    }
+    const std::uint64_t joint = nonsmooth + (o.positivity != "none" ? 1 : 0);
+    mem.ram_vectors = 4 + 7 * tv + (nonsmooth > 1 ? rml::proxOfSumVectors(joint) : 0);
   } else if (o.method == "sdmm") {
     // Per function (the smooth part, each regularizer, positivity): y_i and z_i; plus the prox
     // input, the warm start, and the inner L-BFGS (default history 10, all in RAM) of the smooth
@@ -87,13 +98,9 @@ OptimizerMemory optimizerMemory(const project::ProjectSettings& s, std::uint64_t
 bool optimizerOnDevice(const project::ProjectSettings& s, std::uint64_t planes) {
   if (s.imaging.backend != "cuda" || planes != 1)
     return false;
-  int nonsmooth = 0;
   for (const auto& r : s.regularizers) {
-    if (r.lambda == 0.0)
-      continue;
-    if (!plugin::isBuiltinRegularizer(r.type))
+    if (r.lambda != 0.0 && !plugin::isBuiltinRegularizer(r.type))
       return false;  // a plugin's term is evaluated on the host
-    nonsmooth += plugin::isBuiltinNonSmoothRegularizer(r.type) ? 1 : 0;
   }
   const auto& o = s.optimizer;
   if (o.method == "lbfgs") {
@@ -107,7 +114,8 @@ bool optimizerOnDevice(const project::ProjectSettings& s, std::uint64_t planes) 
   }
   if (o.method.rfind("cg-", 0) == 0)
     return true;
-  return o.method == "fista" && nonsmooth <= 1;
+  // FISTA: one term's prox, or several by an inner SDMM, all resident.
+  return o.method == "fista";
 }
 
 std::uint64_t imagePlanes(const project::ProjectSettings& s, const DataVolume& data) {

@@ -6,6 +6,7 @@
 #include "core/rml/host_vector_space.h"
 #include "core/rml/iteration_monitor.h"
 #include "core/rml/proximal_solvers.h"
+#include "core/rml/space_sdmm.h"
 
 namespace apertura::rml {
 
@@ -16,8 +17,8 @@ using compute::SpaceVectorPtr;
 using compute::VectorSpace;
 
 // prox_{t sum_i g_i} (+ positivity) on vectors of `space`: direct for one term (clipping
-// commutes with a separable prox; a non-separable term may have its own prox over x >= 0), inner
-// SDMM otherwise (host vectors only: resident() says whether the space can take it).
+// commutes with a separable prox; a non-separable term may have its own prox over x >= 0), by an
+// inner SDMM in the same space otherwise.
 class JointProx {
  public:
   JointProx(const std::vector<ProximableFunction*>& terms, std::size_t n,
@@ -27,36 +28,32 @@ class JointProx {
     const bool clip_commutes = single && terms_[0]->isSeparable();
     nonnegative_ =
         settings.positivity && single && !clip_commutes && terms_[0]->hasNonNegativeProx();
-    if (settings.positivity && !terms_.empty() && !clip_commutes && !nonnegative_) {
+    if (settings.positivity && !terms_.empty() && !clip_commutes && !nonnegative_)
       terms_.push_back(&positivity_);
-      clip_ = false;
-    } else {
-      clip_ = settings.positivity && !nonnegative_;
-    }
+    // Clipping is exact where it commutes with the prox; after an inner SDMM it makes the result
+    // feasible (the consensus point is feasible only in the limit).
+    clip_ = settings.positivity && !nonnegative_;
   }
-  // Whether every step can run in `space` (at most one term, with a resident prox).
+  // Whether every step can run in `space`: every term's prox is resident there, and the solver's
+  // vectors (FISTA's five and an inner SDMM's) fit in its free memory.
   bool resident(VectorSpace& space) const {
-    return terms_.size() <= 1 &&
-           std::all_of(terms_.begin(), terms_.end(),
-                       [&space](ProximableFunction* g) { return g->residentIn(space); });
+    const std::size_t vectors = 5 + (terms_.size() > 1 ? proxOfSumVectors(terms_.size()) : 0);
+    return std::all_of(terms_.begin(), terms_.end(),
+                       [&space](ProximableFunction* g) { return g->residentIn(space); }) &&
+           vectors * n_ * sizeof(double) <= space.bytesAvailable();
   }
+  // `space` is the host space unless resident(space).
   void apply(VectorSpace& space, const SpaceVector& v, double t, SpaceVector& out) {
     if (terms_.empty()) {
       space.copy(v, out);
-    } else if (terms_.size() == 1 && terms_[0]->residentIn(space)) {
-      if (nonnegative_)
-        terms_[0]->proxNonNegativeIn(space, v, t, out);
-      else
-        terms_[0]->proxIn(space, v, t, out);
-    } else {  // the host space
-      const double* pv = HostVectorSpace::of(v).data();
-      double* pout = HostVectorSpace::of(out).data();
-      if (nonnegative_)
-        terms_[0]->proxNonNegative(pv, t, pout);
-      else if (terms_.size() == 1)
-        terms_[0]->prox(pv, t, pout);
-      else
-        proxOfSum(terms_, n_, pv, t, pout, settings_.prox_iterations, settings_.prox_tolerance);
+    } else if (nonnegative_ && terms_[0]->residentIn(space)) {
+      terms_[0]->proxNonNegativeIn(space, v, t, out);
+    } else if (nonnegative_) {
+      terms_[0]->proxNonNegative(HostVectorSpace::of(v).data(), t, HostVectorSpace::of(out).data());
+    } else if (terms_.size() == 1) {
+      proxWhere(space, *terms_[0], v, t, out);
+    } else {
+      proxOfSumIn(space, terms_, v, t, out, settings_.prox_iterations, settings_.prox_tolerance);
     }
     if (clip_)
       space.maxWith(0.0, out);

@@ -2,22 +2,10 @@
 
 #include <vector>
 
+#include "core/rml/non_negativity.h"
 #include "core/rml/optimizer.h"
 
 namespace apertura::rml {
-
-// The indicator of x >= 0 (value 0 or +infinity; prox = projection).
-class NonNegativity final : public ProximableFunction {
- public:
-  explicit NonNegativity(std::size_t n) : n_(n) {}
-  std::string name() const override { return "positivity"; }
-  double value(const double* x) override;
-  void prox(const double* v, double step, double* out) override;
-  bool isSeparable() const override { return true; }
-
- private:
-  std::size_t n_;
-};
 
 struct FistaSettings {
   double initial_lipschitz = 1.0;  // first guess of L; backtracking raises it
@@ -54,13 +42,10 @@ OptimizerResult minimizeSdmm(DifferentiableFunction* smooth,
                              const SdmmSettings& settings);
 
 // Whether minimizeFista runs in smooth's resident space (an accelerator's memory) with these
-// terms and settings: at most one term, with a resident prox (over x >= 0 with positivity).
+// terms and settings: every term with a resident prox (over x >= 0 with positivity, or an inner
+// SDMM with the projection in that space), and the solver's vectors fit there.
 bool fistaRunsResident(DifferentiableFunction& smooth,
                        const std::vector<ProximableFunction*>& terms,
                        const FistaSettings& settings);
-
-// prox_{step * sum_i g_i}(v) by SDMM on {1/2 |x - v|^2, step g_1, ...}.
-void proxOfSum(const std::vector<ProximableFunction*>& terms, std::size_t n, const double* v,
-               double step, double* out, int max_iterations, double tolerance);
 
 }  // namespace apertura::rml

@@ -1,59 +1,17 @@
 #include <algorithm>
 #include <cmath>
-#include <functional>
-#include <limits>
 #include <memory>
 #include <stdexcept>
 
-#include "core/rml/detail/vector_math.h"
+#include "core/rml/host_vector_space.h"
 #include "core/rml/iteration_monitor.h"
 #include "core/rml/lbfgs.h"
 #include "core/rml/proximal_solvers.h"
+#include "core/rml/space_sdmm.h"
 
 namespace apertura::rml {
 
 namespace {
-
-using ProxMap = std::function<void(const double* v, double* out)>;
-
-// SDMM with identity operators; one call is one iteration. Returns the consensus residual.
-class Sdmm {
- public:
-  Sdmm(std::vector<ProxMap> proxes, const Vector& x0)
-      : proxes_(std::move(proxes)), y_(proxes_.size(), x0), z_(proxes_.size(), Vector(x0.size())) {}
-
-  // x holds the current consensus point on entry and the next one on return.
-  double step(Vector& x) {
-    const std::size_t n = x.size();
-    double residual = 0.0;
-    Vector& u = u_;  // reused across steps
-    u.resize(n);
-    for (std::size_t i = 0; i < y_.size(); ++i) {
-      for (std::size_t k = 0; k < n; ++k)
-        u[k] = x[k] + z_[i][k];
-      proxes_[i](u.data(), y_[i].data());
-      for (std::size_t k = 0; k < n; ++k) {
-        const double r = x[k] - y_[i][k];
-        z_[i][k] += r;
-        residual += r * r;
-      }
-    }
-    std::fill(x.begin(), x.end(), 0.0);
-    for (std::size_t i = 0; i < y_.size(); ++i) {
-      for (std::size_t k = 0; k < n; ++k)
-        x[k] += y_[i][k] - z_[i][k];
-    }
-    for (double& v : x)
-      v /= double(y_.size());
-    return std::sqrt(residual);
-  }
-
- private:
-  std::vector<ProxMap> proxes_;
-  std::vector<Vector> y_;
-  std::vector<Vector> z_;
-  Vector u_;
-};
 
 // gamma * f(x) + 1/2 |x - u|^2, minimised by L-BFGS for the smooth term's prox.
 class ProxObjective final : public DifferentiableFunction {
@@ -81,45 +39,6 @@ class ProxObjective final : public DifferentiableFunction {
 
 }  // namespace
 
-double NonNegativity::value(const double* x) {
-  for (std::size_t k = 0; k < n_; ++k) {
-    if (x[k] < 0.0)
-      return std::numeric_limits<double>::infinity();
-  }
-  return 0.0;
-}
-
-void NonNegativity::prox(const double* v, double /*step*/, double* out) {
-  for (std::size_t k = 0; k < n_; ++k)
-    out[k] = std::max(v[k], 0.0);
-}
-
-void proxOfSum(const std::vector<ProximableFunction*>& terms, std::size_t n, const double* v,
-               double step, double* out, int max_iterations, double tolerance) {
-  std::vector<ProxMap> proxes;
-  // gamma = 1: prox of 1/2 |x - v|^2 is (u + v) / 2.
-  proxes.emplace_back([v, n](const double* u, double* o) {
-    for (std::size_t k = 0; k < n; ++k)
-      o[k] = 0.5 * (u[k] + v[k]);
-  });
-  for (ProximableFunction* g : terms) {
-    proxes.emplace_back([g, step](const double* u, double* o) { g->prox(u, step, o); });
-  }
-  Vector x(v, v + n);
-  Vector previous = x;
-  Sdmm sdmm(std::move(proxes), x);
-  for (int it = 0; it < max_iterations; ++it) {
-    sdmm.step(x);
-    double change = 0.0;
-    for (std::size_t k = 0; k < n; ++k)
-      change += (x[k] - previous[k]) * (x[k] - previous[k]);
-    previous = x;
-    if (it > 0 && std::sqrt(change) <= tolerance * std::max(detail::norm(x), 1e-300))
-      break;
-  }
-  std::copy(x.begin(), x.end(), out);
-}
-
 OptimizerResult minimizeSdmm(DifferentiableFunction* smooth,
                              const std::vector<ProximableFunction*>& terms, Vector x0,
                              const SdmmSettings& settings) {
@@ -127,11 +46,14 @@ OptimizerResult minimizeSdmm(DifferentiableFunction* smooth,
   if (smooth != nullptr && smooth->dimension() != n)
     throw std::invalid_argument("SDMM: x0 has the wrong size");
   const double gamma = settings.gamma;
-  std::vector<ProxMap> proxes;
+  // The host space: the smooth prox's inner L-BFGS and the objective read host vectors.
+  HostVectorSpace space;
+  using compute::SpaceVector;
+  std::vector<SpaceSdmm::Prox> proxes;
   Vector smooth_warm = x0;
   if (smooth != nullptr) {
-    proxes.emplace_back([&, smooth](const double* u, double* o) {
-      ProxObjective inner(*smooth, gamma, u);
+    proxes.emplace_back([&, smooth](const SpaceVector& u, SpaceVector& o) {
+      ProxObjective inner(*smooth, gamma, HostVectorSpace::of(u).data());
       LbfgsSettings s;
       s.stop.max_iterations = settings.smooth_prox_iterations;
       // The history is allocated up front: no more pairs than inner iterations.
@@ -139,15 +61,19 @@ OptimizerResult minimizeSdmm(DifferentiableFunction* smooth,
       s.stop.relative_tolerance = 1e-14;
       const OptimizerResult r = minimizeLbfgs(inner, smooth_warm, s);
       smooth_warm = r.x;
-      std::copy(r.x.begin(), r.x.end(), o);
+      space.upload(r.x.data(), o);
     });
   }
   for (ProximableFunction* g : terms) {
-    proxes.emplace_back([g, gamma](const double* u, double* o) { g->prox(u, gamma, o); });
+    proxes.emplace_back([&space, g, gamma](const SpaceVector& u, SpaceVector& o) {
+      proxWhere(space, *g, u, gamma, o);
+    });
   }
   NonNegativity positivity(n);
   if (settings.positivity) {
-    proxes.emplace_back([&positivity](const double* u, double* o) { positivity.prox(u, 1.0, o); });
+    proxes.emplace_back([&space, &positivity](const SpaceVector& u, SpaceVector& o) {
+      positivity.proxIn(space, u, 1.0, o);
+    });
   }
   if (proxes.empty())
     throw std::invalid_argument("SDMM: nothing to minimise");
@@ -167,19 +93,20 @@ OptimizerResult minimizeSdmm(DifferentiableFunction* smooth,
   };
 
   OptimizerResult result;
-  result.x = std::move(x0);
-  Vector& x = result.x;
   if (settings.positivity)
-    projectNonNegative(x);
+    projectNonNegative(x0);
+  compute::SpaceVectorPtr consensus = space.create(n);
+  space.upload(x0.data(), *consensus);
+  const Vector& x = HostVectorSpace::of(*consensus);
   IterationMonitor monitor(settings.stop, smooth);
   double fx = objective(x);
-  Sdmm sdmm(std::move(proxes), x);
+  SpaceSdmm sdmm(space, std::move(proxes), *consensus);
   for (int iteration = 1;; ++iteration) {
     if (auto stop = monitor.checkBefore()) {
       result.reason = *stop;
       break;
     }
-    const double residual = sdmm.step(x);
+    const double residual = sdmm.step(*consensus);
     const double previous = fx;
     fx = objective(x);
     result.iterations = iteration;
@@ -191,6 +118,7 @@ OptimizerResult minimizeSdmm(DifferentiableFunction* smooth,
     }
   }
   result.objective = fx;
+  result.x = x;
   return result;
 }
 

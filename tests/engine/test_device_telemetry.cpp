@@ -141,7 +141,8 @@ class TestDeviceTelemetry : public QObject {
     // Conjugate gradients: direction, trial point and its gradient, iterate, gradient, work.
     s.optimizer.method = "cg-pr";
     QCOMPARE(estimateMemory(s, d, 16ull << 30).device_bytes, expected + (3 + 2 + 4) * pixels * 8);
-    // FISTA keeps one non-smooth term's prox on the device, not two (an inner SDMM on the host).
+    // FISTA keeps one non-smooth term's prox on the device, and two through an inner SDMM there:
+    // its four vectors, TV's seven, and the SDMM's of {quadratic, TV, L1, positivity} (2 x 4 + 2).
     s.optimizer.method = "fista";
     project::RegularizerSettings l1, tv;
     l1.type = "l1";
@@ -150,8 +151,13 @@ class TestDeviceTelemetry : public QObject {
     tv.lambda = 1e-3;
     s.regularizers = {tv};
     QVERIFY(estimateMemory(s, d, 16ull << 30).optimizer_on_device);
+    QCOMPARE(estimateMemory(s, d, 16ull << 30).device_bytes,
+             expected + (4 + 7 + 2 + 4) * pixels * 8);
     s.regularizers = {tv, l1};
-    QVERIFY(!estimateMemory(s, d, 16ull << 30).optimizer_on_device);
+    const MemoryEstimate two = estimateMemory(s, d, 16ull << 30);
+    QVERIFY(two.optimizer_on_device);
+    QCOMPARE(two.optimizer_bytes, std::uint64_t(0));
+    QCOMPARE(two.device_bytes, expected + (4 + 7 + 10 + 2 + 4) * pixels * 8);
     // SDMM, a pair spill or a cube stay on the host.
     s.regularizers.clear();
     s.optimizer.method = "sdmm";

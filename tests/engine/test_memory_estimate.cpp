@@ -80,10 +80,13 @@ class TestMemoryEstimate : public QObject {
     QCOMPARE(estimateMemory(s, d, machine).optimizer_bytes, 3 * vec);
     s.optimizer.method = "fista";
     QCOMPARE(estimateMemory(s, d, machine).optimizer_bytes, 4 * vec);
-    // SDMM: (smooth + 2 regularizers + positivity) x 2 + 2 + the inner L-BFGS (2 x 10 + 3).
-    s.optimizer.method = "sdmm";
+    // FISTA with TV and L1 under positivity: TV's 7 vectors and the inner SDMM's of {quadratic,
+    // TV, L1, positivity} (2 x 4 + 2); an unused TSV counts for nothing.
     s.optimizer.positivity = "projection";
     s.regularizers = {{"l1", 1e-3, false, {}}, {"tv", 1e-4, false, {}}, {"tsv", 0.0, false, {}}};
+    QCOMPARE(estimateMemory(s, d, machine).optimizer_bytes, (4 + 7 + 10) * vec);
+    // SDMM: (smooth + 2 regularizers + positivity) x 2 + 2 + the inner L-BFGS (2 x 10 + 3).
+    s.optimizer.method = "sdmm";
     QCOMPARE(estimateMemory(s, d, machine).optimizer_bytes, (8 + 2 + 23) * vec);
     QCOMPARE(estimateMemory(s, d, machine).optimizer_spill_bytes, std::uint64_t(0));
   }

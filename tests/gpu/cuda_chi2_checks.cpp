@@ -372,8 +372,8 @@ std::vector<Regularization> eachRegularizer(const ImageGeometry& g) {
   };
 }
 
-// The proximal terms FISTA (with positivity) keeps on the device: the pixel proxes, and TV and
-// Huber by their own prox over x >= 0.
+// The proximal terms FISTA (with positivity) keeps on the device: the pixel proxes, TV and
+// Huber by their own prox over x >= 0, and two terms by an inner SDMM.
 std::vector<Regularization> eachProx(const ImageGeometry& g) {
   const int nx = g.nx, ny = g.ny;
   const std::vector<double> flat(g.numPixels(), 1e-4);
@@ -386,6 +386,10 @@ std::vector<Regularization> eachProx(const ImageGeometry& g) {
       {"anisotropic TV",
        {{std::make_shared<rml::TotalVariation>(nx, ny, TvKind::Anisotropic), 1e-3}}},
       {"Huber", {{std::make_shared<rml::HuberRegularizer>(nx, ny, 1e-3), 1e-3}}},
+      // Two terms: their joint prox with positivity by the inner SDMM on the device.
+      {"isotropic TV + L1",
+       {{std::make_shared<rml::TotalVariation>(nx, ny, TvKind::Isotropic), 1e-3},
+        {std::make_shared<rml::L1Regularizer>(nx, ny), 1e-2}}},
   };
 }
 

@@ -8,9 +8,11 @@
 
 #include "core/rml/chi2_term.h"
 #include "core/rml/gradient_regularizers.h"
+#include "core/rml/host_vector_space.h"
 #include "core/rml/objective_function.h"
 #include "core/rml/pixel_regularizers.h"
 #include "core/rml/proximal_solvers.h"
+#include "core/rml/space_sdmm.h"
 #include "tests/rml/rml_test_support.h"
 
 using namespace apertura::rml;
@@ -219,7 +221,11 @@ class TestRmlProx : public QObject {
         NonNegativity positivity(kPixels);
         std::vector<ProximableFunction*> terms = objective.proximalTerms();
         terms.push_back(&positivity);
-        proxOfSum(terms, kPixels, v.data(), t, reference.data(), 20000, 1e-13);
+        HostVectorSpace space;
+        apertura::compute::SpaceVectorPtr in = space.create(kPixels), out = space.create(kPixels);
+        space.upload(v.data(), *in);
+        proxOfSumIn(space, terms, *in, t, *out, 20000, 1e-13);
+        space.download(*out, reference.data());
       } else {
         // Projected gradient: the objective's gradient is Lipschitz with 1 + 8 t / delta.
         reference = v;

@@ -8,6 +8,7 @@
 #include "core/data/exact_sum.h"
 #include "core/imaging/device_gridding.h"
 #include "core/rml/detail/parallel_sum.h"
+#include "core/rml/resident_process_sum.h"
 #include "core/util/input_error.h"
 
 namespace apertura::rml {
@@ -32,6 +33,7 @@ class ChunkChi2Term final : public DataTerm {
         chunks_(chunks),
         totals_(totals),
         sum_(options.sum),
+        resident_sum_(options.sum),
         exact_(options.exact_chunk_sums),
         image_(op.geometry().numPixels()) {
     if (chunks.held()) {
@@ -63,13 +65,14 @@ class ChunkChi2Term final : public DataTerm {
     return chi2;
   }
 
-  // Resident: the operator's own space, for the plain sum of one process's chunks (the exact
-  // and distributed sums reduce on the host).
+  // Resident: the operator's own space, for the plain sum of the chunks, over processes too
+  // (the partial gradient comes to the host for the allreduce only); the exact sums reduce on
+  // the host.
   compute::VectorSpace* dataSpace() override { return residentSum() ? op_.vectorSpace() : nullptr; }
   bool residentIn(compute::VectorSpace& space) const override {
     return residentSum() && op_.vectorSpace() == &space;
   }
-  double evaluateIn(compute::VectorSpace& /*space*/, const compute::SpaceVector& image,
+  double evaluateIn(compute::VectorSpace& space, const compute::SpaceVector& image,
                     compute::SpaceVector* gradient, double scale) override {
     const auto start = Clock::now();
     auto t = Clock::now();
@@ -83,8 +86,16 @@ class ChunkChi2Term final : public DataTerm {
     });
     if (gradient != nullptr) {
       t = Clock::now();
-      op_.endGridResident(2.0 * scale, *gradient);
+      if (resident_sum_)
+        op_.endGridResident(1.0, resident_sum_.partial(space, image.size()));
+      else
+        op_.endGridResident(2.0 * scale, *gradient);
       pass_.grid += secondsSince(t);
+    }
+    if (resident_sum_) {
+      t = Clock::now();
+      chi2 = resident_sum_.finish(space, chi2, gradient, 2.0 * scale);
+      pass_.reduce += secondsSince(t);
     }
     recordPass(gradient != nullptr, secondsSince(start));
     return chi2;
@@ -117,9 +128,9 @@ class ChunkChi2Term final : public DataTerm {
     double plan = 0.0, degrid = 0.0, residual = 0.0, grid = 0.0, reduce = 0.0;
   };
 
-  // The plain sum of one process's chunks by an operator that forms residuals: the sums that
-  // can stay where the operator keeps its data.
-  bool residentSum() const { return !exact_ && !sum_ && op_.formsResiduals(); }
+  // The plain sum of the chunks by an operator that forms residuals: the sums that can stay
+  // where the operator keeps its data.
+  bool residentSum() const { return !exact_ && op_.formsResiduals(); }
 
   // The pass's stage times (`total` seconds in all) into times_, and a fresh pass_.
   void recordPass(bool gradient, double total) {
@@ -301,6 +312,7 @@ class ChunkChi2Term final : public DataTerm {
   ChunkSequence& chunks_;
   DataTotals totals_;
   SumOverProcesses sum_;
+  ResidentProcessSum resident_sum_;  // the same sum, for resident passes
   bool exact_ = false;
   std::vector<std::complex<T>> residual_;            // W (A I - V) of one chunk
   std::vector<std::complex<double>> adjoint_image_;  // A^H of the residuals, before Re

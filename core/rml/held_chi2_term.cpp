@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "core/rml/imaging_operator_adapter.h"
+#include "core/rml/resident_process_sum.h"
 
 namespace apertura::rml {
 namespace {
@@ -12,7 +13,7 @@ class HeldChi2Term final : public DataTerm {
  public:
   HeldChi2Term(imaging::ImagingOperator<T>& op, const std::vector<VisibilityChunk>& chunks,
                Chi2Options options)
-      : op_(op), summed_(static_cast<bool>(options.sum)) {
+      : op_(op), resident_sum_(options.sum) {
     std::vector<imaging::UvwBlock> blocks;
     std::vector<VisibilityBlock> measured;
     for (const auto& c : chunks) {
@@ -42,27 +43,38 @@ class HeldChi2Term final : public DataTerm {
     return out;
   }
 
-  // A distributed run adds the processes' values and gradients on the host.
+  // A distributed run adds the processes' values and partial gradients through the host.
   compute::VectorSpace* dataSpace() override { return resident() ? op_.vectorSpace() : nullptr; }
   bool residentIn(compute::VectorSpace& space) const override {
     return resident() && op_.vectorSpace() == &space;
   }
-  double evaluateIn(compute::VectorSpace& /*space*/, const compute::SpaceVector& image,
+  double evaluateIn(compute::VectorSpace& space, const compute::SpaceVector& image,
                     compute::SpaceVector* gradient, double scale) override {
-    const auto start = std::chrono::steady_clock::now();
-    const double chi2 = op_.heldResiduals(vis_, weights_, image, gradient, 2.0 * scale);
+    using Clock = std::chrono::steady_clock;
+    auto start = Clock::now();
+    double chi2 = 0.0;
+    if (resident_sum_) {
+      compute::SpaceVector* partial =
+          gradient != nullptr ? &resident_sum_.partial(space, image.size()) : nullptr;
+      chi2 = op_.heldResiduals(vis_, weights_, image, partial, 1.0);
+    } else {
+      chi2 = op_.heldResiduals(vis_, weights_, image, gradient, 2.0 * scale);
+    }
     // One stage: the planes' degridding, the residuals and the planes' gridding run as one pass.
-    times_.push_back(
-        {"residual",
-         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()});
+    times_.push_back({"residual", std::chrono::duration<double>(Clock::now() - start).count()});
+    if (resident_sum_) {
+      start = Clock::now();
+      chi2 = resident_sum_.finish(space, chi2, gradient, 2.0 * scale);
+      times_.push_back({"reduce", std::chrono::duration<double>(Clock::now() - start).count()});
+    }
     return chi2;
   }
 
  private:
-  bool resident() const { return !summed_ && op_.formsHeldResiduals(); }
+  bool resident() const { return op_.formsHeldResiduals(); }
 
   imaging::ImagingOperator<T>& op_;
-  bool summed_;
+  ResidentProcessSum resident_sum_;  // a distributed run's sum, for resident passes
   std::shared_ptr<Chi2Term> host_;
   std::vector<const std::complex<float>*> vis_;
   std::vector<const float*> weights_;

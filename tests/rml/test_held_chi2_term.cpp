@@ -74,11 +74,23 @@ double maxRelativeDifference(const std::vector<double>& a, const std::vector<dou
 class TestHeldChi2Term : public QObject {
   Q_OBJECT
 
+  // With `summed`, a distributed run of two processes holding the same chunks: the sum doubles
+  // chi2 and the partial gradients, and the resident pass calls it as the host pass does.
   template <typename T>
-  void residentEqualsHost(double tolerance) {
+  void residentEqualsHost(double tolerance, bool summed = false) {
     WideField f;
     auto op = f.op<T>(true);
-    auto term = makeHeldChi2Term(*op, f.chunks);
+    std::vector<std::size_t> host_calls, resident_calls;
+    std::vector<std::size_t>* calls = &host_calls;
+    Chi2Options options;
+    if (summed) {
+      options.sum = [&calls](double* d, std::size_t n) {
+        calls->push_back(n);
+        for (std::size_t k = 0; k < n; ++k)
+          d[k] *= 2.0;
+      };
+    }
+    auto term = makeHeldChi2Term(*op, f.chunks, options);
     compute::VectorSpace* space = term->dataSpace();
     QVERIFY(space != nullptr);
     QVERIFY(term->residentIn(*space));
@@ -90,6 +102,7 @@ class TestHeldChi2Term : public QObject {
     auto rx = space->create(n), rg = space->create(n);
     space->upload(x.data(), *rx);
     space->fill(0.25, *rg);
+    calls = &resident_calls;
     const double resident = term->evaluateIn(*space, *rx, rg.get(), 0.7);
     QCOMPARE(op->resident_calls, 1);
     std::vector<double> resident_gradient(n);
@@ -101,6 +114,15 @@ class TestHeldChi2Term : public QObject {
     // The value alone, and the same again (the measured data are kept between calls).
     QCOMPARE(term->evaluateIn(*space, *rx, nullptr, 0.7), resident);
     QCOMPARE(term->evaluateIn(*space, *rx, rg.get(), 0.0), resident);
+    if (summed) {
+      // chi2, then the gradient image; the value alone sums chi2 only.
+      const std::size_t pixels = n;
+      QCOMPARE(host_calls, (std::vector<std::size_t>{1, pixels}));
+      QCOMPARE(resident_calls, (std::vector<std::size_t>{1, pixels, 1, 1, pixels}));
+      auto single = f.op<T>(true);
+      const double one = makeHeldChi2Term(*single, f.chunks)->evaluate(x.data(), nullptr, 1.0);
+      QVERIFY(std::abs(host - 2.0 * one) <= 1e-12 * host);
+    }
     // The w-term is not negligible here: without w-stacking chi2 is another number.
     auto flat = f.op<T>(false, false);
     const double without_w = makeHeldChi2Term(*flat, f.chunks)->evaluate(x.data(), nullptr, 1.0);
@@ -116,6 +138,10 @@ class TestHeldChi2Term : public QObject {
  private slots:
   void residentEvaluationEqualsTheHostsInFloat() { residentEqualsHost<float>(1e-6); }
   void residentEvaluationEqualsTheHostsInDouble() { residentEqualsHost<double>(1e-12); }
+  void residentEvaluationSummedOverProcessesEqualsTheHosts() {
+    residentEqualsHost<float>(1e-6, true);
+    residentEqualsHost<double>(1e-12, true);
+  }
 
   void residentOnlyWhereTheBackendFormsHeldResiduals() {
     WideField f;
@@ -129,11 +155,11 @@ class TestHeldChi2Term : public QObject {
     // A backend that does not form them (resident images, residuals on the host).
     auto host = f.op<float>(false);
     QVERIFY(makeHeldChi2Term(*host, f.chunks)->dataSpace() == nullptr);
-    // A distributed run sums over processes on the host.
+    // A distributed run is resident too (its partial gradients summed through the host).
     auto resident = f.op<float>(true);
     Chi2Options summed;
     summed.sum = [](double*, std::size_t) {};
-    QVERIFY(makeHeldChi2Term(*resident, f.chunks, summed)->dataSpace() == nullptr);
+    QVERIFY(makeHeldChi2Term(*resident, f.chunks, summed)->dataSpace() != nullptr);
     QVERIFY(makeHeldChi2Term(*resident, f.chunks)->dataSpace() != nullptr);
   }
 

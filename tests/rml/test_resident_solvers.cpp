@@ -89,7 +89,8 @@ struct Imaging {
   std::unique_ptr<HeldChunks> held;
   std::unique_ptr<ObjectiveFunction> objective;
 
-  explicit Imaging(bool resident, bool with_entropy) {
+  // `sum`: the chi2 term's sum over the processes of a distributed run.
+  Imaging(bool resident, bool with_entropy, SumOverProcesses sum = nullptr) {
     std::mt19937 rng(11);
     chunks.push_back(apertura::test::randomChunk(rng, g, 700, {1.4e9}));
     chunks.push_back(apertura::test::randomChunk(rng, g, 250, {1.0e9, 1.2e9}));
@@ -105,7 +106,7 @@ struct Imaging {
     for (double& m : mask)
       m = u(rng) < 0.2 ? 0.0 : u(rng);
     objective = std::make_unique<ObjectiveFunction>(g.numPixels());
-    objective->add(makeChunkChi2Term(*op, *held));
+    objective->add(makeChunkChi2Term(*op, *held, std::nullopt, std::move(sum)));
     auto tsv = std::make_shared<TotalSquaredVariation>(nx, ny);
     tsv->setMask(mask);
     objective->add(tsv, {0.3});
@@ -270,6 +271,37 @@ class TestResidentSolvers : public QObject {
     }
     QVERIFY(a.iterations >= 8);
     QVERIFY(a.objective < host.objective->evaluate(x0.data(), nullptr));
+  }
+
+  // A distributed run (two processes holding the same chunks: the sum doubles what it is given)
+  // keeps chi2 resident, its partial gradient summed through the host: the host's bits, and the
+  // same calls of the sum.
+  void distributedChi2ResidentGivesTheHostBits() {
+    std::vector<std::size_t> host_calls, resident_calls;
+    auto twoProcesses = [](std::vector<std::size_t>& calls) {
+      return [&calls](double* d, std::size_t n) {
+        calls.push_back(n);
+        for (std::size_t k = 0; k < n; ++k)
+          d[k] *= 2.0;
+      };
+    };
+    Imaging host(false, false, twoProcesses(host_calls));
+    Imaging resident(true, false, twoProcesses(resident_calls));
+    Imaging single(false, false);
+    QVERIFY(resident.objective->residentSpace() != nullptr);
+    const std::size_t n = host.g.numPixels();
+    LbfgsSettings s = settings(10, true, LineSearchKind::StrongWolfe);
+    const std::vector<double> x0(n, 0.02);
+    const OptimizerResult a = minimizeLbfgs(*host.objective, x0, s);
+    const OptimizerResult b = minimizeLbfgs(*resident.objective, x0, s);
+    QVERIFY(resident.op->resident_calls > 0);
+    compareRuns(a, b);
+    QVERIFY(a.iterations >= 8);
+    QCOMPARE(resident_calls, host_calls);
+    QVERIFY(std::count(host_calls.begin(), host_calls.end(), n) >= 8);
+    // The sum is applied: not the single process's run.
+    const OptimizerResult c = minimizeLbfgs(*single.objective, x0, s);
+    QVERIFY(c.objective != a.objective);
   }
 
   void conjugateGradientsResidentGiveTheHostBits_data() {

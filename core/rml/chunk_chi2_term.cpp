@@ -33,7 +33,6 @@ class ChunkChi2Term final : public DataTerm {
         chunks_(chunks),
         totals_(totals),
         sum_(options.sum),
-        resident_sum_(options.sum),
         exact_(options.exact_chunk_sums),
         image_(op.geometry().numPixels()) {
     if (chunks.held()) {
@@ -86,15 +85,15 @@ class ChunkChi2Term final : public DataTerm {
     });
     if (gradient != nullptr) {
       t = Clock::now();
-      if (resident_sum_)
+      if (sum_)
         op_.endGridResident(1.0, resident_sum_.partial(space, image.size()));
       else
         op_.endGridResident(2.0 * scale, *gradient);
       pass_.grid += secondsSince(t);
     }
-    if (resident_sum_) {
+    if (sum_) {
       t = Clock::now();
-      chi2 = resident_sum_.finish(space, chi2, gradient, 2.0 * scale);
+      chi2 = resident_sum_.finish(sum_, space, chi2, gradient, 2.0 * scale);
       pass_.reduce += secondsSince(t);
     }
     recordPass(gradient != nullptr, secondsSince(start));
@@ -312,7 +311,7 @@ class ChunkChi2Term final : public DataTerm {
   ChunkSequence& chunks_;
   DataTotals totals_;
   SumOverProcesses sum_;
-  ResidentProcessSum resident_sum_;  // the same sum, for resident passes
+  ResidentProcessSum resident_sum_;  // sum_'s buffers in resident passes
   bool exact_ = false;
   std::vector<std::complex<T>> residual_;            // W (A I - V) of one chunk
   std::vector<std::complex<double>> adjoint_image_;  // A^H of the residuals, before Re

@@ -46,12 +46,8 @@ class JointProx {
   void apply(VectorSpace& space, const SpaceVector& v, double t, SpaceVector& out) {
     if (terms_.empty()) {
       space.copy(v, out);
-    } else if (nonnegative_ && terms_[0]->residentIn(space)) {
-      terms_[0]->proxNonNegativeIn(space, v, t, out);
-    } else if (nonnegative_) {
-      terms_[0]->proxNonNegative(HostVectorSpace::of(v).data(), t, HostVectorSpace::of(out).data());
     } else if (terms_.size() == 1) {
-      proxWhere(space, *terms_[0], v, t, out);
+      proxWhere(space, *terms_[0], v, t, out, nonnegative_);
     } else {
       proxOfSumIn(space, terms_, v, t, out, settings_.prox_iterations, settings_.prox_tolerance);
     }

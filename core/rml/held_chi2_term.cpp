@@ -13,7 +13,7 @@ class HeldChi2Term final : public DataTerm {
  public:
   HeldChi2Term(imaging::ImagingOperator<T>& op, const std::vector<VisibilityChunk>& chunks,
                Chi2Options options)
-      : op_(op), resident_sum_(options.sum) {
+      : op_(op), sum_(options.sum) {
     std::vector<imaging::UvwBlock> blocks;
     std::vector<VisibilityBlock> measured;
     for (const auto& c : chunks) {
@@ -53,7 +53,7 @@ class HeldChi2Term final : public DataTerm {
     using Clock = std::chrono::steady_clock;
     auto start = Clock::now();
     double chi2 = 0.0;
-    if (resident_sum_) {
+    if (sum_) {
       compute::SpaceVector* partial =
           gradient != nullptr ? &resident_sum_.partial(space, image.size()) : nullptr;
       chi2 = op_.heldResiduals(vis_, weights_, image, partial, 1.0);
@@ -62,9 +62,9 @@ class HeldChi2Term final : public DataTerm {
     }
     // One stage: the planes' degridding, the residuals and the planes' gridding run as one pass.
     times_.push_back({"residual", std::chrono::duration<double>(Clock::now() - start).count()});
-    if (resident_sum_) {
+    if (sum_) {
       start = Clock::now();
-      chi2 = resident_sum_.finish(space, chi2, gradient, 2.0 * scale);
+      chi2 = resident_sum_.finish(sum_, space, chi2, gradient, 2.0 * scale);
       times_.push_back({"reduce", std::chrono::duration<double>(Clock::now() - start).count()});
     }
     return chi2;
@@ -74,7 +74,8 @@ class HeldChi2Term final : public DataTerm {
   bool resident() const { return op_.formsHeldResiduals(); }
 
   imaging::ImagingOperator<T>& op_;
-  ResidentProcessSum resident_sum_;  // a distributed run's sum, for resident passes
+  SumOverProcesses sum_;             // a distributed run's (the host term holds it too)
+  ResidentProcessSum resident_sum_;  // its buffers in resident passes
   std::shared_ptr<Chi2Term> host_;
   std::vector<const std::complex<float>*> vis_;
   std::vector<const float*> weights_;

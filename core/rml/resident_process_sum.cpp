@@ -10,13 +10,13 @@ compute::SpaceVector& ResidentProcessSum::partial(compute::VectorSpace& space, s
   return *partial_;
 }
 
-double ResidentProcessSum::finish(compute::VectorSpace& space, double chi2,
-                                  compute::SpaceVector* gradient, double factor) {
-  sum_(&chi2, 1);
+double ResidentProcessSum::finish(const SumOverProcesses& sum, compute::VectorSpace& space,
+                                  double chi2, compute::SpaceVector* gradient, double factor) {
+  sum(&chi2, 1);
   if (gradient != nullptr) {
     host_.resize(partial_->size());
     space.download(*partial_, host_.data());
-    sum_(host_.data(), host_.size());
+    sum(host_.data(), host_.size());
     space.upload(host_.data(), *partial_);
     space.axpy(factor, *partial_, *gradient);
   }

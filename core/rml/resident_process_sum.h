@@ -14,17 +14,14 @@ namespace apertura::rml {
 // the host terms do, so processes on either path stay in step.
 class ResidentProcessSum {
  public:
-  explicit ResidentProcessSum(SumOverProcesses sum) : sum_(std::move(sum)) {}
-  explicit operator bool() const { return static_cast<bool>(sum_); }
-
   // A zeroed vector of n elements in `space` for the process's partial gradient (unscaled).
   compute::SpaceVector& partial(compute::VectorSpace& space, std::size_t n);
-  // chi2 summed over processes; with `gradient`, gradient += factor * (the partials' sum).
-  double finish(compute::VectorSpace& space, double chi2, compute::SpaceVector* gradient,
-                double factor);
+  // chi2 summed over processes by `sum`; with `gradient` (partial() formed before),
+  // gradient += factor * (the partials' sum).
+  double finish(const SumOverProcesses& sum, compute::VectorSpace& space, double chi2,
+                compute::SpaceVector* gradient, double factor);
 
  private:
-  SumOverProcesses sum_;
   compute::SpaceVectorPtr partial_;
   std::vector<double> host_;
 };

@@ -39,11 +39,20 @@ double SpaceSdmm::step(SpaceVector& x) {
 }
 
 void proxWhere(VectorSpace& space, ProximableFunction& g, const SpaceVector& v, double step,
-               SpaceVector& out) {
-  if (g.residentIn(space))
-    g.proxIn(space, v, step, out);
+               SpaceVector& out, bool nonnegative) {
+  if (g.residentIn(space)) {
+    if (nonnegative)
+      g.proxNonNegativeIn(space, v, step, out);
+    else
+      g.proxIn(space, v, step, out);
+    return;
+  }
+  const double* host_v = HostVectorSpace::of(v).data();
+  double* host_out = HostVectorSpace::of(out).data();
+  if (nonnegative)
+    g.proxNonNegative(host_v, step, host_out);
   else
-    g.prox(HostVectorSpace::of(v).data(), step, HostVectorSpace::of(out).data());
+    g.prox(host_v, step, host_out);
 }
 
 std::size_t proxOfSumVectors(std::size_t terms) {

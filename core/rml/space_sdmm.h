@@ -31,10 +31,11 @@ class SpaceSdmm {
   compute::SpaceVectorPtr u_;
 };
 
-// prox_g(v, step) where v lives: resident when g is resident in `space`, else through the host
-// vectors of a host space.
+// prox_g(v, step) (over x >= 0 with `nonnegative`: g's own, ProximableFunction::
+// hasNonNegativeProx) where v lives: resident when g is resident in `space`, else through the
+// host vectors of a host space.
 void proxWhere(compute::VectorSpace& space, ProximableFunction& g, const compute::SpaceVector& v,
-               double step, compute::SpaceVector& out);
+               double step, compute::SpaceVector& out, bool nonnegative = false);
 
 // prox_{step * sum_i g_i}(v) by SDMM on {1/2 |x - v|^2, step g_1, ...}, in `space`, to a relative
 // change of the iterate below `tolerance` or `max_iterations` (out may not be v).

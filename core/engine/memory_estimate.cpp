@@ -169,7 +169,11 @@ MemoryEstimate estimateMemory(const project::ProjectSettings& s, const DataVolum
                        : machine_bytes / 2;
   const std::uint64_t per_sample = bytesPerSample(data);
   const std::uint64_t fixed = e.grid_bytes + e.image_bytes + e.optimizer_bytes;
-  const std::uint64_t all_data = data.samples * per_sample;
+  // w-stacking grids and degrids every sample in one call: the dirty image's imaging weights and
+  // visibilities in the operator's precision, then the data term's model of every sample (the
+  // larger of the two; they never coexist).
+  const std::uint64_t held_call_bytes = im.w_stacking ? sizeof(float) + complex_size : 0;
+  const std::uint64_t all_data = data.samples * (per_sample + held_call_bytes);
   const std::uint64_t chans = static_cast<std::uint64_t>(std::max(1, data.channels_per_row));
 
   e.concurrent_chunks = threads;

@@ -1,13 +1,24 @@
 #include "core/rml/held_chi2_term.h"
 
 #include <chrono>
+#include <stdexcept>
+#include <string>
 
-#include "core/rml/imaging_operator_adapter.h"
 #include "core/rml/resident_process_sum.h"
 
 namespace apertura::rml {
 namespace {
 
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// The host evaluation reads the chunks' float data where they are and keeps one model buffer in
+// the operator's precision: w-stacking holds every sample at once, so a double copy of the data
+// (as Chi2Term keeps) would triple the data's memory. Its arithmetic is Chi2Term's, over
+// ImagingOperatorAdapter, to the bit: the residual in double, W r rounded to T for the gridder.
 template <typename T>
 class HeldChi2Term final : public DataTerm {
  public:
@@ -15,31 +26,97 @@ class HeldChi2Term final : public DataTerm {
                Chi2Options options)
       : op_(op), sum_(options.sum) {
     std::vector<imaging::UvwBlock> blocks;
-    std::vector<VisibilityBlock> measured;
-    for (const auto& c : chunks) {
+    for (std::size_t b = 0; b < chunks.size(); ++b) {
+      const VisibilityChunk& c = chunks[b];
       blocks.push_back(imaging::UvwBlock::of(c));
-      measured.push_back(VisibilityBlock::of(c));
+      const std::size_t n = blocks.back().numSamples();
+      if (c.visibilities.size() != n || c.weights.size() != n)
+        throw std::invalid_argument("held chi2 term: chunk " + std::to_string(b) + " holds " +
+                                    std::to_string(c.visibilities.size()) + " visibilities and " +
+                                    std::to_string(c.weights.size()) + " weights for " +
+                                    std::to_string(n) + " samples");
+      for (float w : c.weights) {
+        if (w < 0.0f)
+          throw std::invalid_argument("held chi2 term: negative weight in chunk " +
+                                      std::to_string(b));
+        num_valid_ += w > 0.0f ? 1 : 0;
+        sum_weights_ += w;
+      }
       vis_.push_back(c.visibilities.data());
       weights_.push_back(c.weights.data());
+      sizes_.push_back(n);
+    }
+    if (options.totals) {
+      num_valid_ = options.totals->valid_samples;
+      sum_weights_ = options.totals->sum_weights;
     }
     op_.setSamples(blocks);
-    host_ = std::make_shared<Chi2Term>(std::make_shared<ImagingOperatorAdapter<T>>(op_, blocks),
-                                       std::move(measured), std::move(options));
   }
 
   double evaluate(const double* image, double* gradient, double scale) override {
-    return host_->evaluate(image, gradient, scale);
+    auto start = Clock::now();
+    degridModel(image);
+    times_.push_back({"degrid", secondsSince(start)});
+    start = Clock::now();
+    double chi2 = 0.0;
+    for (std::size_t b = 0; b < model_.size(); ++b) {
+      std::complex<T>* m = model_[b].data();
+      for (std::size_t k = 0; k < sizes_[b]; ++k) {
+        const double w = weights_[b][k];
+        const std::complex<double> r =
+            std::complex<double>(m[k]) - std::complex<double>(vis_[b][k]);
+        chi2 += w * std::norm(r);
+        m[k] = std::complex<T>(w * r);  // W (A I - V) for the adjoint pass
+      }
+    }
+    times_.push_back({"residual", secondsSince(start)});
+    if (gradient != nullptr) {
+      start = Clock::now();
+      std::vector<const std::complex<T>*> in(model_.size());
+      for (std::size_t b = 0; b < model_.size(); ++b)
+        in[b] = model_[b].data();
+      // In double: a distributed run adds the processes' images after this.
+      adjoint_.resize(op_.geometry().numPixels());
+      op_.gridDouble(in, std::vector<const float*>(in.size(), nullptr), adjoint_.data());
+      gradient_.resize(adjoint_.size());
+      for (std::size_t p = 0; p < adjoint_.size(); ++p)
+        gradient_[p] = adjoint_[p].real();
+      times_.push_back({"grid", secondsSince(start)});
+    }
+    if (sum_) {
+      start = Clock::now();
+      sum_(&chi2, 1);
+      if (gradient != nullptr)
+        sum_(gradient_.data(), gradient_.size());
+      times_.push_back({"reduce", secondsSince(start)});
+    }
+    if (gradient != nullptr) {
+      for (std::size_t p = 0; p < gradient_.size(); ++p)
+        gradient[p] += 2.0 * scale * gradient_[p];
+    }
+    return chi2;
   }
-  std::size_t numPixels() const override { return host_->numPixels(); }
-  std::size_t numSamples() const override { return host_->numSamples(); }
-  double sumWeights() const override { return host_->sumWeights(); }
+
+  std::size_t numPixels() const override { return op_.geometry().numPixels(); }
+  std::size_t numSamples() const override { return num_valid_; }
+  double sumWeights() const override { return sum_weights_; }
+
+  // One block's residual and model in double at a time.
   void forEachResidual(const double* image, const ResidualVisitor& visit) override {
-    host_->forEachResidual(image, visit);
+    degridModel(image);
+    Residual residual, model;
+    for (std::size_t b = 0; b < model_.size(); ++b) {
+      model.assign(model_[b].begin(), model_[b].end());
+      residual.resize(model.size());
+      for (std::size_t k = 0; k < model.size(); ++k)
+        residual[k] = std::complex<double>(vis_[b][k]) - model[k];
+      visit(b, residual, model);
+    }
   }
+
   std::vector<StageTime> takeStageTimes() override {
-    std::vector<StageTime> out = host_->takeStageTimes();
-    out.insert(out.end(), times_.begin(), times_.end());
-    times_.clear();
+    std::vector<StageTime> out;
+    out.swap(times_);
     return out;
   }
 
@@ -50,7 +127,6 @@ class HeldChi2Term final : public DataTerm {
   }
   double evaluateIn(compute::VectorSpace& space, const compute::SpaceVector& image,
                     compute::SpaceVector* gradient, double scale) override {
-    using Clock = std::chrono::steady_clock;
     auto start = Clock::now();
     double chi2 = 0.0;
     if (sum_) {
@@ -61,11 +137,11 @@ class HeldChi2Term final : public DataTerm {
       chi2 = op_.heldResiduals(vis_, weights_, image, gradient, 2.0 * scale);
     }
     // One stage: the planes' degridding, the residuals and the planes' gridding run as one pass.
-    times_.push_back({"residual", std::chrono::duration<double>(Clock::now() - start).count()});
+    times_.push_back({"residual", secondsSince(start)});
     if (sum_) {
       start = Clock::now();
       chi2 = resident_sum_.finish(sum_, space, chi2, gradient, 2.0 * scale);
-      times_.push_back({"reduce", std::chrono::duration<double>(Clock::now() - start).count()});
+      times_.push_back({"reduce", secondsSince(start)});
     }
     return chi2;
   }
@@ -73,12 +149,32 @@ class HeldChi2Term final : public DataTerm {
  private:
   bool resident() const { return op_.formsHeldResiduals(); }
 
+  // model_[b] = A I for every block (allocated on first use: a resident run never needs it).
+  void degridModel(const double* image) {
+    image_.resize(op_.geometry().numPixels());
+    for (std::size_t p = 0; p < image_.size(); ++p)
+      image_[p] = std::complex<T>(T(image[p]), T(0));
+    model_.resize(sizes_.size());
+    std::vector<std::complex<T>*> out(sizes_.size());
+    for (std::size_t b = 0; b < sizes_.size(); ++b) {
+      model_[b].resize(sizes_[b]);
+      out[b] = model_[b].data();
+    }
+    op_.degrid(image_.data(), out);
+  }
+
   imaging::ImagingOperator<T>& op_;
-  SumOverProcesses sum_;             // a distributed run's (the host term holds it too)
+  SumOverProcesses sum_;             // a distributed run's
   ResidentProcessSum resident_sum_;  // its buffers in resident passes
-  std::shared_ptr<Chi2Term> host_;
   std::vector<const std::complex<float>*> vis_;
   std::vector<const float*> weights_;
+  std::vector<std::size_t> sizes_;
+  std::size_t num_valid_ = 0;
+  double sum_weights_ = 0.0;
+  std::vector<std::complex<T>> image_;
+  std::vector<std::vector<std::complex<T>>> model_;
+  std::vector<std::complex<double>> adjoint_;
+  std::vector<double> gradient_;
   std::vector<StageTime> times_;
 };
 

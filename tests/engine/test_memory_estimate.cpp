@@ -132,6 +132,19 @@ class TestMemoryEstimate : public QObject {
     s.data.mode = "resident";
     QVERIFY(estimateMemory(s, big, 64ull << 30).resident);
     s.data.mode = "auto";
+    // w-stacking holds every sample at once, and per sample what its whole calls need besides:
+    // imaging weight and visibility (dirty image), or the model (data term), in the precision.
+    s.data.memory_budget_gb = 16.0;
+    s.imaging.w_stacking = true;
+    QCOMPARE(estimateMemory(s, big, 64ull << 30).visibility_bytes,
+             std::uint64_t(100000000ull * (76 + 4 + 8)));
+    s.imaging.precision = "double";
+    QCOMPARE(estimateMemory(s, big, 64ull << 30).visibility_bytes,
+             std::uint64_t(100000000ull * (76 + 4 + 16)));
+    s.data.memory_budget_gb = 1.0;  // it never streams
+    QVERIFY(estimateMemory(s, big, 64ull << 30).resident);
+    s.imaging.w_stacking = false;
+    s.imaging.precision = "float";
     // A user-set chunk size is honoured.
     s.data.memory_budget_gb = 1.0;
     s.data.chunk_rows = 5000;

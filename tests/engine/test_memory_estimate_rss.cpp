@@ -27,6 +27,9 @@ struct Case {
   const char* method;
   int history;
   int iterations;  // L-BFGS: enough to fill its history
+  // On the long observation, in small chunks (the reader's chunks in flight stay small): the
+  // visibilities and what w-stacking's whole calls hold per sample dominate.
+  bool w_stacking = false;
 };
 
 const Case kCases[] = {
@@ -34,6 +37,7 @@ const Case kCases[] = {
     {"lbfgs-1024-float-m3", 1024, "float", "lbfgs", 3, 5},
     {"cg-1536-double", 1536, "double", "cg-pr", 10, 1},
     {"fista-1024-float", 1024, "float", "fista", 10, 2},
+    {"wstack-cg-256-float", 256, "float", "cg-pr", 3, 1, true},
 };
 
 project::ProjectSettings settingsFor(const Case& c, const std::string& ms,
@@ -49,6 +53,9 @@ project::ProjectSettings settingsFor(const Case& c, const std::string& ms,
   s.optimizer.max_iterations = c.iterations;
   s.optimizer.relative_tolerance = 0.0;
   s.optimizer.snapshot_every = 1;
+  s.imaging.w_stacking = c.w_stacking;
+  if (c.w_stacking)
+    s.data.chunk_rows = 20000;
   s.output.prefix = prefix;
   return s;
 }
@@ -90,6 +97,10 @@ class TestMemoryEstimateRss : public QObject {
     spec.spectral_windows = {sim::SpectralWindowSpec{230e9, 100e6, 4}};
     spec.sigma_jy = 0.05;
     sim::simulateMeasurementSet(sky, sim::almaCompactLayout(), spec, ms_.toStdString(), false);
+    long_ms_ = dir_.path() + "/long.ms";
+    spec.duration_h = 3.0;
+    spec.integration_s = 10.0;
+    sim::simulateMeasurementSet(sky, sim::almaCompactLayout(), spec, long_ms_.toStdString(), false);
   }
 
   void estimateWithin25PercentOfPeakRss_data() {
@@ -104,8 +115,9 @@ class TestMemoryEstimateRss : public QObject {
       c = name == k.name ? &k : c;
     QVERIFY(c);
     // A process of its own: peak RSS is per process and never goes down.
+    const std::string ms = (c->w_stacking ? long_ms_ : ms_).toStdString();
     const auto child = testing::runWithPeakRss(
-        [&] { return runCase(*c, ms_.toStdString(), (dir_.path() + "/" + name).toStdString()); });
+        [&] { return runCase(*c, ms, (dir_.path() + "/" + name).toStdString()); });
     QVERIFY2(child.ok, child.error.c_str());
     const double measured = double(child.growthBytes()), estimated = std::stod(child.output);
     qInfo("%s: peak RSS grew by %.1f MiB, estimate %.1f MiB (ratio %.2f)", qPrintable(name),
@@ -119,6 +131,7 @@ class TestMemoryEstimateRss : public QObject {
  private:
   QTemporaryDir dir_;
   QString ms_;
+  QString long_ms_;
 };
 
 QTEST_GUILESS_MAIN(TestMemoryEstimateRss)

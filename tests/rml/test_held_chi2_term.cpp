@@ -1,10 +1,12 @@
 // w-stacking's data term (HeldChi2Term): its resident evaluation, through a backend that forms
 // the held samples' residuals (the CPU operator standing in for the CUDA one, images in a host
-// space), against its host evaluation (Chi2Term through the operator's whole calls); when it is
-// resident and when not; and a whole resident L-BFGS run against the host run.
+// space), against its host evaluation; the host evaluation against Chi2Term through the
+// operator's whole calls; when it is resident and when not; and a whole resident L-BFGS run
+// against the host run.
 #include <QtTest>
 
 #include <cmath>
+#include <cstring>
 #include <memory>
 #include <random>
 
@@ -12,6 +14,7 @@
 #include "core/rml/held_chi2_term.h"
 #include "core/rml/host_vector_space.h"
 #include "core/rml/image_mapping.h"
+#include "core/rml/imaging_operator_adapter.h"
 #include "core/rml/lbfgs.h"
 #include "core/rml/objective_function.h"
 #include "core/rml/resident_lbfgs.h"
@@ -135,7 +138,75 @@ class TestHeldChi2Term : public QObject {
     QVERIFY(saw_resident);
   }
 
+  // The host evaluation reads the chunks' float data in place; it must give Chi2Term's bits
+  // through ImagingOperatorAdapter (which holds a double copy of the data): value, gradient,
+  // summed over two stand-in processes, and the residuals.
+  template <typename T>
+  void hostEvaluationIsChi2TermsToTheBit() {
+    WideField f;
+    auto op = f.op<T>(false), reference_op = f.op<T>(false);
+    Chi2Options options;
+    options.sum = [](double* d, std::size_t n) {
+      for (std::size_t k = 0; k < n; ++k)
+        d[k] *= 2.0;
+    };
+    options.totals = DataTotals{12345, 678.5};
+    auto term = makeHeldChi2Term(*op, f.chunks, options);
+    std::vector<imaging::UvwBlock> blocks;
+    std::vector<VisibilityBlock> measured;
+    for (const auto& c : f.chunks) {
+      blocks.push_back(imaging::UvwBlock::of(c));
+      measured.push_back(VisibilityBlock::of(c));
+    }
+    reference_op->setSamples(blocks);
+    Chi2Term reference(std::make_shared<ImagingOperatorAdapter<T>>(*reference_op, blocks),
+                       std::move(measured), options);
+    QCOMPARE(term->numSamples(), std::size_t(12345));
+    QCOMPARE(term->sumWeights(), 678.5);
+    const std::vector<double> x = f.image();
+    std::vector<double> gradient(x.size(), 0.25), expected(x.size(), 0.25);
+    const double value = term->evaluate(x.data(), gradient.data(), 0.7);
+    QCOMPARE(value, reference.evaluate(x.data(), expected.data(), 0.7));
+    QVERIFY(value > 0.0);
+    QVERIFY(std::memcmp(gradient.data(), expected.data(), x.size() * sizeof(double)) == 0);
+    QCOMPARE(term->evaluate(x.data(), nullptr, 1.0), reference.evaluate(x.data(), nullptr, 1.0));
+    std::vector<DataTerm::Residual> residuals, models;
+    term->forEachResidual(
+        x.data(), [&](std::size_t b, const DataTerm::Residual& r, const DataTerm::Residual& m) {
+          QCOMPARE(b, residuals.size());
+          residuals.push_back(r);
+          models.push_back(m);
+        });
+    std::size_t visited = 0;
+    reference.forEachResidual(
+        x.data(), [&](std::size_t b, const DataTerm::Residual& r, const DataTerm::Residual& m) {
+          ++visited;
+          QVERIFY(residuals.at(b) == r);
+          QVERIFY(models.at(b) == m);
+        });
+    QCOMPARE(visited, f.chunks.size());
+    QCOMPARE(residuals.size(), f.chunks.size());
+  }
+
  private slots:
+  void hostEvaluationIsChi2TermsToTheBitInFloat() { hostEvaluationIsChi2TermsToTheBit<float>(); }
+  void hostEvaluationIsChi2TermsToTheBitInDouble() { hostEvaluationIsChi2TermsToTheBit<double>(); }
+
+  void badChunksAreRefusedByName() {
+    WideField f;
+    auto op = f.op<float>(false);
+    f.chunks[1].weights[3] = -1.0f;
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, makeHeldChi2Term(*op, f.chunks));
+    f.chunks[1].weights[3] = 1.0f;
+    f.chunks[0].weights.pop_back();
+    try {
+      makeHeldChi2Term(*op, f.chunks);
+      QFAIL("a chunk with a weight missing was accepted");
+    } catch (const std::invalid_argument& e) {
+      QVERIFY2(QString(e.what()).contains("chunk 0"), e.what());
+    }
+  }
+
   void residentEvaluationEqualsTheHostsInFloat() { residentEqualsHost<float>(1e-6); }
   void residentEvaluationEqualsTheHostsInDouble() { residentEqualsHost<double>(1e-12); }
   void residentEvaluationSummedOverProcessesEqualsTheHosts() {

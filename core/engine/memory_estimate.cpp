@@ -95,8 +95,11 @@ OptimizerMemory optimizerMemory(const project::ProjectSettings& s, std::uint64_t
   return mem;
 }
 
-bool optimizerOnDevice(const project::ProjectSettings& s, std::uint64_t planes) {
+bool optimizerOnDevice(const project::ProjectSettings& s, std::uint64_t planes,
+                       bool deterministic_reduction) {
   if (s.imaging.backend != "cuda" || planes != 1)
+    return false;
+  if (deterministic_reduction && !s.imaging.w_stacking)
     return false;
   for (const auto& r : s.regularizers) {
     if (r.lambda != 0.0 && !plugin::isBuiltinRegularizer(r.type))
@@ -160,7 +163,11 @@ MemoryEstimate estimateMemory(const project::ProjectSettings& s, const DataVolum
   const std::uint64_t planes = imagePlanes(s, data);
   e.image_bytes = kImageBuffers * planes * pixels * sizeof(double);
   const OptimizerMemory optimizer = optimizerMemory(s, planes * pixels);
-  e.optimizer_on_device = optimizerOnDevice(s, planes);
+  e.optimizer_on_device = optimizerOnDevice(s, planes, data.deterministic_reduction);
+  // A distributed run on the device forms each process's partial gradient there and sums it over
+  // processes through a copy on the host (rml::ResidentProcessSum).
+  if (e.optimizer_on_device && data.processes > 1)
+    e.image_bytes += pixels * sizeof(double);
   e.optimizer_bytes = e.optimizer_on_device ? 0 : optimizer.ram_bytes;
   e.optimizer_spill_bytes = optimizer.spill_bytes;
 
@@ -220,6 +227,8 @@ MemoryEstimate estimateMemory(const project::ProjectSettings& s, const DataVolum
       e.device_bytes += (optimizer.ram_vectors + 2 + 4) * pixels * sizeof(double);
       if (im.w_stacking)
         e.device_bytes += data.samples * 2 * sizeof(float);
+      if (data.processes > 1)
+        e.device_bytes += pixels * sizeof(double);  // the partial gradient (see above)
     }
   }
   return e;

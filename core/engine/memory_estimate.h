@@ -13,6 +13,10 @@ struct DataVolume {
   std::uint64_t samples = 0;  // rows x selected channels (one imaged product)
   int channels_per_row = 1;
   int spectral_windows = 1;  // selected windows (a cube has planes in each)
+  // A distributed run: the volume is one process's share; the run's processes and whether they
+  // sum with the deterministic reduction (--deterministic-reduction) change what it holds.
+  int processes = 1;
+  bool deterministic_reduction = false;
 };
 
 // Image planes of a run: 1 for MFS; for imaging.spectral_mode cube, channels_per_plane groups of
@@ -57,9 +61,12 @@ OptimizerMemory optimizerMemory(const project::ProjectSettings& settings, std::u
 // Whether a run keeps the optimizer's vectors in the GPU's memory (the resident RML iteration;
 // solver_run decides it at run time on the same conditions, for one process): the CUDA backend,
 // one image plane, built-in regularizers only, and L-BFGS with double pairs all in memory,
-// nonlinear CG, or FISTA with at most one non-smooth regularizer (l1, tv and tv-aniso each have
-// a resident prox, over x >= 0 too). The device's free memory is checked at run time only.
-bool optimizerOnDevice(const project::ProjectSettings& settings, std::uint64_t planes);
+// nonlinear CG, or FISTA with any of them (l1, tv and tv-aniso each have a resident prox, over
+// x >= 0 too, several joined by an inner SDMM); not with the deterministic reduction's exact
+// per-chunk sums, which are formed on the host (w-stacking has none). The device's free memory is
+// checked at run time only.
+bool optimizerOnDevice(const project::ProjectSettings& settings, std::uint64_t planes,
+                       bool deterministic_reduction = false);
 // optimizer.history_memory_gb in bytes (0: no limit), as the L-BFGS history takes it.
 std::uint64_t historyMemoryBytes(const project::OptimizerSettings& optimizer);
 

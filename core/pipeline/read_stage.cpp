@@ -52,8 +52,11 @@ ReadOptions readOptions(const project::ProjectSettings& s, const CancellationTok
   return o;
 }
 
-engine::MemoryEstimate estimateFor(const project::ProjectSettings& s, const SourceInfo& info) {
+engine::MemoryEstimate estimateFor(const project::ProjectSettings& s, const SourceInfo& info,
+                                   const engine::Communicator& comm) {
   engine::DataVolume volume;
+  volume.processes = comm.size();
+  volume.deterministic_reduction = comm.deterministic();
   volume.rows = info.rows;
   volume.samples = info.samples;
   volume.channels_per_row = std::max(1, static_cast<int>(info.max_channels));
@@ -139,7 +142,7 @@ void readStage(engine::RunContext& ctx, RunData& data, ImagingProducts& out) {
                             : engine::balancedRowRangeForRank(s.data.path, options, comm);
     source = openVisibilitySource(s.data.path, options);
   }
-  const engine::MemoryEstimate estimate = estimateFor(s, source->info());
+  const engine::MemoryEstimate estimate = estimateFor(s, source->info(), comm);
   data.streaming = !keepResident(ctx, estimate);
   out.data_mode = data.streaming ? "streaming" : "resident";
   if (data.streaming && !s.data.chunk_rows) {

@@ -188,6 +188,41 @@ class TestDeviceTelemetry : public QObject {
     s.imaging.backend = "cpu";
     QVERIFY(!optimizerOnDevice(s, 1));
   }
+
+  // A distributed run's estimate is one process's: the resident iteration adds the partial
+  // gradient on the device and its copy on the host for the sum over processes; the
+  // deterministic reduction's exact per-chunk sums keep the optimizer on the host.
+  void estimateKnowsTheProcessesOfADistributedRun() {
+    project::ProjectSettings s;
+    s.imaging.nx = s.imaging.ny = 512;
+    s.imaging.backend = "cuda";
+    s.optimizer.method = "cg-pr";
+    const std::uint64_t pixels = 512ull * 512ull;
+    DataVolume d{10000, 10000 * 16, 16};
+    const MemoryEstimate one = estimateMemory(s, d, 16ull << 30);
+    QVERIFY(one.optimizer_on_device);
+    d.processes = 4;
+    const MemoryEstimate four = estimateMemory(s, d, 16ull << 30);
+    QVERIFY(four.optimizer_on_device);
+    QCOMPARE(four.device_bytes, one.device_bytes + pixels * 8);
+    QCOMPARE(four.image_bytes, one.image_bytes + pixels * 8);
+    QCOMPARE(four.totalBytes(), one.totalBytes() + pixels * 8);
+
+    d.deterministic_reduction = true;
+    QVERIFY(!optimizerOnDevice(s, 1, true));
+    const MemoryEstimate exact = estimateMemory(s, d, 16ull << 30);
+    QVERIFY(!exact.optimizer_on_device);
+    QCOMPARE(exact.optimizer_bytes, std::uint64_t(3 * pixels * 8));
+    QCOMPARE(exact.image_bytes, one.image_bytes);
+    QCOMPARE(exact.device_bytes, one.device_bytes - (3 + 2 + 4) * pixels * 8);
+    // The same with one process (the reduction's single-process run).
+    d.processes = 1;
+    QVERIFY(!estimateMemory(s, d, 16ull << 30).optimizer_on_device);
+    // w-stacking's term has no per-chunk sums: it stays resident.
+    s.imaging.w_stacking = true;
+    QVERIFY(optimizerOnDevice(s, 1, true));
+    QVERIFY(estimateMemory(s, d, 16ull << 30).optimizer_on_device);
+  }
 };
 
 QTEST_GUILESS_MAIN(TestDeviceTelemetry)

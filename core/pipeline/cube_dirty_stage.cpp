@@ -9,9 +9,10 @@
 namespace apertura::pipeline {
 
 void checkCubeSupported(const project::ProjectSettings& s, const engine::Communicator& comm) {
-  if (comm.size() > 1)
+  if (comm.size() > 1 && comm.deterministic())
     throw InputError("imaging.spectral_mode",
-                     "cube is not available in a distributed (MPI) run: run it in one process");
+                     "cube cannot be combined with the deterministic reduction "
+                     "(--deterministic-reduction) in a distributed run");
   if (s.imaging.w_stacking)
     throw InputError("imaging.spectral_mode", "cube cannot be combined with imaging.w_stacking");
   if (s.output.write_model_column || s.output.write_residual_column)
@@ -21,7 +22,8 @@ void checkCubeSupported(const project::ProjectSettings& s, const engine::Communi
 
 void cubeDirtyStage(engine::RunContext& ctx, RunData& data, CubeData& cube, ImagingProducts& out) {
   const auto& s = ctx.settings();
-  // One cell for every plane (the highest frequency's); a cube run is never distributed.
+  // One cell for every plane (the highest frequency's, over every rank's samples); the dirty
+  // images are summed over the ranks of a distributed run.
   imaging::DirtyImageSettings d = dirtyImageSettings(s, data);
 
   cube = splitIntoPlanes(data, s.imaging.channels_per_plane);

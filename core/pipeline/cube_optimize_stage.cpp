@@ -30,22 +30,26 @@ struct CubeOperator {
 template <typename T>
 void makePlaneTerms(std::unique_ptr<imaging::ImagingOperator<T>>& op,
                     const project::ImagingSettings& im, const imaging::ImageGeometry& g,
-                    CubeData& cube, CubeOperator& out) {
+                    CubeData& cube, const RunData& data, CubeOperator& out) {
   op = imaging::makeOperator<T>(g, operatorSettings(im), {im.backend, im.gpu_device}, &out.backend);
   out.backend += "; " + op->describe();
   out.device_bytes =
       engine::DeviceMemoryGauge::instance().add([p = op.get()] { return p->deviceBytes(); });
-  for (std::size_t k = 0; k < cube.planes.size(); ++k)
-    out.chi2.push_back(rml::makeChunkChi2Term(*op, *cube.sequences[k], cube.totals[k]));
+  for (std::size_t k = 0; k < cube.planes.size(); ++k) {
+    rml::ChunkChi2Options options;
+    options.totals = cube.totals[k];  // every rank's
+    options.sum = data.sumOverRanks();
+    out.chi2.push_back(rml::makeChunkChi2Term(*op, *cube.sequences[k], options));
+  }
 }
 
 CubeOperator makeCubeOperator(const project::ImagingSettings& im, const imaging::ImageGeometry& g,
-                              CubeData& cube) {
+                              CubeData& cube, const RunData& data) {
   CubeOperator op;
   if (im.precision == "double")
-    makePlaneTerms(op.d, im, g, cube, op);
+    makePlaneTerms(op.d, im, g, cube, data, op);
   else
-    makePlaneTerms(op.f, im, g, cube, op);
+    makePlaneTerms(op.f, im, g, cube, data, op);
   return op;
 }
 
@@ -74,7 +78,7 @@ void cubeOptimizeAndRestoreStages(engine::RunContext& ctx, RunData& data, CubeDa
   const std::vector<double> mask = rasterizeMask(s.mask, g.nx, g.ny);
 
   ctx.stage("optimize", [&] {
-    op = makeCubeOperator(s.imaging, g, cube);
+    op = makeCubeOperator(s.imaging, g, cube, data);
     ctx.observer().progress(0.0, "operator: " + op.backend);
     objective.add(
         std::make_shared<rml::PlaneWiseTerm>(

@@ -91,9 +91,50 @@ void PlaneChunks::forEach(const Visitor& visit) {
   });
 }
 
+std::vector<SpectralWindowChannels> windowsOfEveryRank(
+    const std::vector<SpectralWindowChannels>& own, engine::Communicator& comm) {
+  std::vector<SpectralWindowChannels> all;
+  for (int r = 0; r < comm.size(); ++r) {
+    // Per window: its id, its number of channels and their frequencies.
+    std::vector<double> packed;
+    if (comm.rank() == r) {
+      for (const auto& w : own) {
+        packed.push_back(double(w.spectral_window));
+        packed.push_back(double(w.frequencies_hz.size()));
+        packed.insert(packed.end(), w.frequencies_hz.begin(), w.frequencies_hz.end());
+      }
+    }
+    std::uint64_t n = packed.size();
+    comm.broadcast(&n, sizeof n, r);
+    packed.resize(n);
+    comm.broadcast(packed.data(), n * sizeof(double), r);
+    for (std::size_t i = 0; i + 1 < packed.size();) {
+      SpectralWindowChannels w;
+      w.spectral_window = int(packed[i]);
+      const auto channels = std::ptrdiff_t(packed[i + 1]);
+      const auto first = packed.begin() + std::ptrdiff_t(i) + 2;
+      w.frequencies_hz.assign(first, first + channels);
+      i += 2 + std::size_t(channels);
+      auto it = std::find_if(all.begin(), all.end(), [&](const SpectralWindowChannels& a) {
+        return a.spectral_window == w.spectral_window;
+      });
+      if (it == all.end())
+        all.push_back(std::move(w));
+      else if (it->frequencies_hz != w.frequencies_hz)
+        throw InputError("imaging.spectral_mode",
+                         "cube: rank " + std::to_string(r) + " holds other channels of spectral " +
+                             "window " + std::to_string(w.spectral_window) +
+                             " than a rank before it");
+    }
+  }
+  return all;
+}
+
 CubeData splitIntoPlanes(RunData& data, int channels_per_plane) {
   CubeData cube;
   std::vector<SpectralWindowChannels> windows = spectralWindowsOf(*data.sequence);
+  if (data.distributed())
+    windows = windowsOfEveryRank(windows, *data.comm);
   for (SpectralWindowChannels& w : windows)
     w.channel_width_hz = data.channelWidth(w.spectral_window);
   cube.planes = cubePlanes(windows, channels_per_plane);
@@ -118,6 +159,17 @@ CubeData splitIntoPlanes(RunData& data, int channels_per_plane) {
   }
   for (const auto& seq : cube.sequences)
     cube.totals.push_back(rml::countDataTotals(*seq));
+  if (data.distributed()) {
+    // Each plane's data term needs the totals of every rank's samples.
+    std::vector<double> sums;
+    for (const auto& t : cube.totals) {
+      sums.push_back(double(t.valid_samples));
+      sums.push_back(t.sum_weights);
+    }
+    data.comm->sum(sums.data(), sums.size());
+    for (std::size_t k = 0; k < P; ++k)
+      cube.totals[k] = {std::size_t(sums[2 * k]), sums[2 * k + 1]};
+  }
   return cube;
 }
 

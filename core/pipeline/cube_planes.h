@@ -7,6 +7,7 @@
 
 #include "core/data/chunk_sequence.h"
 #include "core/data/visibility_chunk.h"
+#include "core/engine/communicator.h"
 #include "core/rml/chunk_chi2_term.h"
 
 namespace apertura::pipeline {
@@ -36,6 +37,12 @@ struct SpectralWindowChannels {
 // chunks of one spectral window disagree about its channels.
 std::vector<SpectralWindowChannels> spectralWindowsOf(ChunkSequence& chunks);
 
+// A distributed run: the windows of every rank's chunks, the same list on every rank (in rank
+// order, which is the order of first appearance in one process: the ranks hold consecutive rows).
+// Throws InputError on every rank when two ranks disagree about a window's channels.
+std::vector<SpectralWindowChannels> windowsOfEveryRank(
+    const std::vector<SpectralWindowChannels>& own, engine::Communicator& comm);
+
 // Groups `channels_per_plane` adjacent channels of each window into a plane (the last plane of a
 // window may hold fewer); planes never mix windows and are ordered by frequency.
 std::vector<CubePlane> cubePlanes(const std::vector<SpectralWindowChannels>& windows,
@@ -57,7 +64,8 @@ class PlaneChunks final : public ChunkSequence {
 };
 
 // The planes of a run and their visibilities: held per plane (resident data, cut once; the run's
-// own chunks are released while they are cut) or cut on every pass (streaming).
+// own chunks are released while they are cut) or cut on every pass (streaming). In a distributed
+// run every rank has every plane (some perhaps without samples) and the totals of all ranks.
 struct CubeData {
   std::vector<CubePlane> planes;
   std::vector<std::vector<VisibilityChunk>> held;         // per plane, resident only

@@ -52,7 +52,7 @@ engine::Pipeline makeImagingPipeline(std::shared_ptr<ImagingProducts> products,
               }));
     if (cube) {
       CubeData planes;
-      ctx.stage("dirty", [&] { cubeDirtyStage(ctx, data, planes, *products); });
+      ctx.stage("dirty", together([&] { cubeDirtyStage(ctx, data, planes, *products); }));
       cubeOptimizeAndRestoreStages(ctx, data, planes, *products);
     } else {
       warnAboutSpectralTerms(ctx);

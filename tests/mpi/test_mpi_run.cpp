@@ -312,15 +312,71 @@ class TestMpiRun : public QObject {
     QCOMPARE(got, expected);  // the same total, not rank 0's share
   }
 
-  void refusedSettingFailsOnEveryRank() {
+  // A cube of three planes (two channels of one spectral window, one of the other; with three
+  // ranks, some hold rows of one window only): every rank images every plane with the totals of
+  // all ranks, and the run equals the single-process one; an across-channel term ties the planes.
+  void cubeEqualsSingleProcess() {
+    project::ProjectSettings s = base_;
+    s.data.path = weighted_path_;
+    s.imaging.precision = "double";
+    s.imaging.spectral_mode = "cube";
+    s.imaging.channels_per_plane = 1;
+    s.regularizers = {{"tsv", 1e-4, false, {}}, {"tsv-spectral", 1e-3, false, {}}};
+    s.optimizer.max_iterations = 10;
+    const Outcome serial = run(s, engine::singleProcessCommunicator());
+    QVERIFY2(serial.outcome.state == engine::RunState::Finished, serial.outcome.message.c_str());
     engine::MpiCommunicator comm(false);
+    const Outcome spread = run(s, comm);
+    QVERIFY2(spread.outcome.state == engine::RunState::Finished, spread.outcome.message.c_str());
+    const auto& a = *serial.products;
+    const auto& b = *spread.products;
+    QCOMPARE(a.planes, 3);
+    QCOMPARE(b.planes, 3);
+    QCOMPARE(b.plane_frequencies_hz, a.plane_frequencies_hz);
+    QCOMPARE(b.plane_bandwidths_hz, a.plane_bandwidths_hz);
+    QCOMPARE(b.iterations, a.iterations);
+    QCOMPARE(b.dirty.size(), a.dirty.size());
+    const double dirty = relativeDifference(b.dirty, a.dirty);
+    const double psf = relativeDifference(b.psf, a.psf);
+    const double model = normRelativeDifference(b.model, a.model);
+    const double residual = normRelativeDifference(b.residual, a.residual);
+    qInfo(
+        "rank %d of %d: cube, relative differences dirty %.2e, psf %.2e, model %.2e, "
+        "residual %.2e",
+        comm.rank(), comm.size(), dirty, psf, model, residual);
+    QVERIFY(dirty < 1e-5);  // the dirty and PSF images are float
+    QVERIFY(psf < 1e-5);
+    QVERIFY(model < 1e-10);
+    QVERIFY(residual < 1e-10);
+    QVERIFY(std::abs(b.chi2_per_dof - a.chi2_per_dof) <= 1e-10 * a.chi2_per_dof);
+    for (std::size_t k = 0; k < a.plane_beams.size(); ++k)
+      QVERIFY(std::abs(b.plane_beams[k].bmaj - a.plane_beams[k].bmaj) <=
+              1e-6 * a.plane_beams[k].bmaj);
+    // Planes differ from each other (each plane's own data, not one plane repeated).
+    const std::size_t n = a.geometry.numPixels();
+    const std::vector<double> first(b.model.begin(), b.model.begin() + std::ptrdiff_t(n));
+    const std::vector<double> last(b.model.end() - std::ptrdiff_t(n), b.model.end());
+    QVERIFY(normRelativeDifference(first, last) > 1e-6);
+    // Streamed data: each plane's chunks cut from every rank's reads on every pass.
+    s.data.mode = "streaming";
+    const Outcome streamed = run(s, comm);
+    QVERIFY2(streamed.outcome.state == engine::RunState::Finished,
+             streamed.outcome.message.c_str());
+    QCOMPARE(streamed.products->data_mode, std::string("streaming"));
+    QVERIFY(normRelativeDifference(streamed.products->model, a.model) < 1e-10);
+  }
+
+  void refusedSettingFailsOnEveryRank() {
+    engine::MpiCommunicator comm(true);
     if (comm.size() == 1)
       QSKIP("one rank runs as a single process");
     project::ProjectSettings s = base_;
-    s.imaging.spectral_mode = "cube";
+    s.imaging.spectral_mode = "cube";  // its planes have no exact per-chunk sums
     const Outcome o = run(s, comm);
     QCOMPARE(int(o.outcome.state), int(engine::RunState::Failed));
     QVERIFY2(o.outcome.message.find("imaging.spectral_mode") != std::string::npos,
+             o.outcome.message.c_str());
+    QVERIFY2(o.outcome.message.find("deterministic") != std::string::npos,
              o.outcome.message.c_str());
   }
 

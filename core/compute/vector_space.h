@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <stdexcept>
 #include <string>
 
 #include "core/compute/mapping_math.h"
@@ -16,6 +17,22 @@ class SpaceVector {
   virtual std::size_t size() const = 0;
 };
 using SpaceVectorPtr = std::unique_ptr<SpaceVector>;
+
+// VectorSpace::copyRange's check: std::out_of_range naming `space` unless [from_offset, + n) lies
+// in `from` and [to_offset, + n) in `to`, not overlapping when they are one vector.
+inline void requireRange(const SpaceVector& from, std::size_t from_offset, const SpaceVector& to,
+                         std::size_t to_offset, std::size_t n, const char* space) {
+  const bool inside = from_offset <= from.size() && n <= from.size() - from_offset &&
+                      to_offset <= to.size() && n <= to.size() - to_offset;
+  const bool overlap =
+      &from == &to && n > 0 && from_offset < to_offset + n && to_offset < from_offset + n;
+  if (!inside || overlap)
+    throw std::out_of_range(std::string(space) + ": copy of " + std::to_string(n) +
+                            " elements from offset " + std::to_string(from_offset) + " of " +
+                            std::to_string(from.size()) + " to offset " +
+                            std::to_string(to_offset) + " of " + std::to_string(to.size()) +
+                            (overlap ? " (overlapping)" : ""));
+}
 
 // The image-domain penalties a space evaluates where the images are. Their mathematics is that of
 // rml's regularizers (pixel_regularizers.h, gradient_regularizers.h), written once for host and
@@ -56,6 +73,11 @@ class VectorSpace {
   virtual void download(const SpaceVector& v, double* host) = 0;
   virtual void copy(const SpaceVector& from, SpaceVector& to) = 0;
   virtual void fill(double value, SpaceVector& v) = 0;
+  // to[to_offset + k] = from[from_offset + k] for k < n (one plane of a cube to or from a plane's
+  // vector). The ranges must lie inside the vectors (std::out_of_range) and, for one vector, must
+  // not overlap.
+  virtual void copyRange(const SpaceVector& from, std::size_t from_offset, SpaceVector& to,
+                         std::size_t to_offset, std::size_t n) = 0;
 
   virtual double dot(const SpaceVector& a, const SpaceVector& b) = 0;
   virtual void axpy(double a, const SpaceVector& x, SpaceVector& y) = 0;  // y += a x

@@ -96,6 +96,17 @@ void CudaVectorSpace::copy(const compute::SpaceVector& from, compute::SpaceVecto
         "copy of a vector");
 }
 
+void CudaVectorSpace::copyRange(const compute::SpaceVector& from, std::size_t from_offset,
+                                compute::SpaceVector& to, std::size_t to_offset, std::size_t n) {
+  compute::requireRange(from, from_offset, to, to_offset, n, "CUDA vector space");
+  if (n == 0)
+    return;
+  selectDevice();
+  check(cudaMemcpyAsync(of(to) + to_offset, of(from) + from_offset, n * sizeof(double),
+                        cudaMemcpyDeviceToDevice, stream_),
+        "copy of a vector range");
+}
+
 void CudaVectorSpace::fill(double value, compute::SpaceVector& v) {
   double* p = of(v);
   forEachKernel<<<elementBlocks(v.size()), kThreads, 0, stream_>>>(

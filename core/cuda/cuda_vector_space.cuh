@@ -33,6 +33,8 @@ class CudaVectorSpace final : public compute::VectorSpace {
   void download(const compute::SpaceVector& v, double* host) override;
   void copy(const compute::SpaceVector& from, compute::SpaceVector& to) override;
   void fill(double value, compute::SpaceVector& v) override;
+  void copyRange(const compute::SpaceVector& from, std::size_t from_offset,
+                 compute::SpaceVector& to, std::size_t to_offset, std::size_t n) override;
   double dot(const compute::SpaceVector& a, const compute::SpaceVector& b) override;
   void axpy(double a, const compute::SpaceVector& x, compute::SpaceVector& y) override;
   void scale(double a, compute::SpaceVector& x) override;

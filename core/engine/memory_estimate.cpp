@@ -95,9 +95,8 @@ OptimizerMemory optimizerMemory(const project::ProjectSettings& s, std::uint64_t
   return mem;
 }
 
-bool optimizerOnDevice(const project::ProjectSettings& s, std::uint64_t planes,
-                       bool deterministic_reduction) {
-  if (s.imaging.backend != "cuda" || planes != 1)
+bool optimizerOnDevice(const project::ProjectSettings& s, bool deterministic_reduction) {
+  if (s.imaging.backend != "cuda")
     return false;
   if (deterministic_reduction && !s.imaging.w_stacking)
     return false;
@@ -163,7 +162,7 @@ MemoryEstimate estimateMemory(const project::ProjectSettings& s, const DataVolum
   const std::uint64_t planes = imagePlanes(s, data);
   e.image_bytes = kImageBuffers * planes * pixels * sizeof(double);
   const OptimizerMemory optimizer = optimizerMemory(s, planes * pixels);
-  e.optimizer_on_device = optimizerOnDevice(s, planes, data.deterministic_reduction);
+  e.optimizer_on_device = optimizerOnDevice(s, data.deterministic_reduction);
   // A distributed run on the device forms each process's partial gradient there and sums it over
   // processes through a copy on the host (rml::ResidentProcessSum).
   if (e.optimizer_on_device && data.processes > 1)
@@ -224,7 +223,17 @@ MemoryEstimate estimateMemory(const project::ProjectSettings& s, const DataVolum
       // objective's (the mapped image and its gradient, the support, the regularizers' masks),
       // as rml::residentLbfgsBytes allows for. w-stacking's resident chi2 also keeps the
       // measured visibilities (complex float) on the device.
-      e.device_bytes += (optimizer.ram_vectors + 2 + 4) * pixels * sizeof(double);
+      e.device_bytes += (optimizer.ram_vectors + 2 + 4) * planes * pixels * sizeof(double);
+      if (planes > 1) {
+        // A cube: every plane-wise term's two plane vectors (the data term's and each
+        // regularizer's), each plane's regularizers' masks and work images (one per plane and
+        // regularizer, an estimate), and the across-channel terms' four.
+        std::uint64_t regularizers = 0;
+        for (const auto& r : s.regularizers)
+          regularizers += r.lambda != 0.0 ? 1 : 0;
+        e.device_bytes += (2 * (1 + regularizers) + planes * regularizers + 4 * regularizers) *
+                          pixels * sizeof(double);
+      }
       if (im.w_stacking)
         e.device_bytes += data.samples * 2 * sizeof(float);
       if (data.processes > 1)

@@ -58,6 +58,14 @@ void HostVectorSpace::copy(const SpaceVector& from, SpaceVector& to) {
   of(to) = of(from);
 }
 
+void HostVectorSpace::copyRange(const SpaceVector& from, std::size_t from_offset, SpaceVector& to,
+                                std::size_t to_offset, std::size_t n) {
+  compute::requireRange(from, from_offset, to, to_offset, n, "host vector space");
+  const auto& a = of(from);
+  auto& b = of(to);
+  std::copy_n(a.begin() + std::ptrdiff_t(from_offset), n, b.begin() + std::ptrdiff_t(to_offset));
+}
+
 void HostVectorSpace::fill(double value, SpaceVector& v) {
   auto& d = of(v);
   std::fill(d.begin(), d.end(), value);

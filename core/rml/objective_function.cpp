@@ -73,9 +73,11 @@ class ObjectiveFunction::ProxView final : public ProximableFunction {
     }
     entry_.term->proxNonNegative(v + offset, step * entry_.options.lambda, out + offset);
   }
-  // Single-image objectives only (no other slices to pass through).
+  // Terms over the whole parameter vector only (a single image, or every plane of a cube): no
+  // other slices to pass through.
   bool residentIn(compute::VectorSpace& space) const override {
-    return dimension_ == num_pixels_ && entry_.term->residentProx(space);
+    return dimension_ == std::size_t(entry_.options.parameters) * num_pixels_ &&
+           entry_.term->residentProx(space);
   }
   double valueIn(compute::VectorSpace& space, const compute::SpaceVector& x) override {
     return entry_.options.lambda * entry_.term->proxValueIn(space, x);
@@ -155,8 +157,12 @@ double ObjectiveFunction::evaluateIn(const compute::SpaceVector& x,
 }
 
 compute::VectorSpace* ObjectiveFunction::residentSpaceSelected(bool include_proximal) {
-  if (num_parameters_ != 1)
-    return nullptr;
+  // Every term must see the whole parameter vector (one image, or every plane of a cube): a
+  // slice would need views of the space's vectors.
+  for (const auto& e : entries_) {
+    if (e->options.parameter != 0 || e->options.parameters != num_parameters_)
+      return nullptr;
+  }
   compute::VectorSpace* space = nullptr;
   for (const auto& e : entries_) {
     if (e->options.proximal && !include_proximal)

@@ -104,6 +104,105 @@ void PlaneWiseTerm::proxNonNegative(const double* v, double step, double* out) {
   }
 }
 
+compute::VectorSpace* PlaneWiseTerm::dataSpace() {
+  compute::VectorSpace* space = terms_.front()->dataSpace();
+  for (const auto& t : terms_) {
+    if (t->dataSpace() != space)
+      return nullptr;
+  }
+  return space;
+}
+
+bool PlaneWiseTerm::residentIn(compute::VectorSpace& space) const {
+  return std::all_of(terms_.begin(), terms_.end(),
+                     [&](const auto& t) { return t->residentIn(space); });
+}
+
+bool PlaneWiseTerm::residentProx(compute::VectorSpace& space) const {
+  return std::all_of(terms_.begin(), terms_.end(),
+                     [&](const auto& t) { return t->residentProx(space); });
+}
+
+PlaneWiseTerm::PlaneVectors& PlaneWiseTerm::planeVectors(compute::VectorSpace& space) {
+  if (resident_.space != &space) {
+    resident_ = {};
+    resident_.in = space.create(num_pixels_);
+    resident_.out = space.create(num_pixels_);
+    resident_.space = &space;
+  }
+  return resident_;
+}
+
+// Planes in the order of the terms, as evaluate() adds them.
+double PlaneWiseTerm::evaluateIn(compute::VectorSpace& space, const compute::SpaceVector& cube,
+                                 compute::SpaceVector* gradient, double scale) {
+  PlaneVectors& p = planeVectors(space);
+  double sum = 0.0;
+  for (std::size_t j = 0; j < terms_.size(); ++j) {
+    const std::size_t at = offset(j);
+    space.copyRange(cube, at, *p.in, 0, num_pixels_);
+    if (gradient != nullptr)
+      space.copyRange(*gradient, at, *p.out, 0, num_pixels_);
+    sum += terms_[j]->evaluateIn(space, *p.in, gradient != nullptr ? p.out.get() : nullptr, scale);
+    if (gradient != nullptr)
+      space.copyRange(*p.out, 0, *gradient, at, num_pixels_);
+  }
+  return sum;
+}
+
+double PlaneWiseTerm::proxValueIn(compute::VectorSpace& space, const compute::SpaceVector& cube) {
+  PlaneVectors& p = planeVectors(space);
+  double sum = 0.0;
+  for (std::size_t j = 0; j < terms_.size(); ++j) {
+    space.copyRange(cube, offset(j), *p.in, 0, num_pixels_);
+    sum += terms_[j]->proxValueIn(space, *p.in);
+  }
+  return sum;
+}
+
+void PlaneWiseTerm::passUnlisted(compute::VectorSpace& space, const compute::SpaceVector& v,
+                                 compute::SpaceVector& out, bool project) {
+  std::vector<bool> listed(std::size_t(num_planes_), false);
+  for (int plane : planes_)
+    listed[std::size_t(plane)] = true;
+  PlaneVectors& p = planeVectors(space);
+  for (std::size_t plane = 0; plane < listed.size(); ++plane) {
+    if (listed[plane] || (&v == &out && !project))
+      continue;
+    space.copyRange(v, plane * num_pixels_, *p.in, 0, num_pixels_);
+    if (project)
+      space.maxWith(0.0, *p.in);
+    space.copyRange(*p.in, 0, out, plane * num_pixels_, num_pixels_);
+  }
+}
+
+void PlaneWiseTerm::proxIn(compute::VectorSpace& space, const compute::SpaceVector& v, double step,
+                           compute::SpaceVector& out) {
+  passUnlisted(space, v, out, false);  // the prox of zero is the identity
+  PlaneVectors& p = planeVectors(space);
+  for (std::size_t j = 0; j < terms_.size(); ++j) {
+    space.copyRange(v, offset(j), *p.in, 0, num_pixels_);
+    terms_[j]->proxIn(space, *p.in, step, *p.out);
+    space.copyRange(*p.out, 0, out, offset(j), num_pixels_);
+  }
+}
+
+void PlaneWiseTerm::proxNonNegativeIn(compute::VectorSpace& space, const compute::SpaceVector& v,
+                                      double step, compute::SpaceVector& out) {
+  passUnlisted(space, v, out, true);
+  PlaneVectors& p = planeVectors(space);
+  for (std::size_t j = 0; j < terms_.size(); ++j) {
+    space.copyRange(v, offset(j), *p.in, 0, num_pixels_);
+    if (terms_[j]->isSeparable()) {
+      terms_[j]->proxIn(space, *p.in, step, *p.out);
+      space.maxWith(0.0, *p.out);
+    } else {
+      terms_[j]->proxNonNegativeIn(space, *p.in, step, *p.out);
+    }
+    space.copyRange(*p.out, 0, out, offset(j), num_pixels_);
+  }
+}
+
 std::vector<StageTime> PlaneWiseTerm::takeStageTimes() {
   std::vector<StageTime> out;
   for (const auto& p : terms_) {

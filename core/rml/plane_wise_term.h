@@ -36,6 +36,19 @@ class PlaneWiseTerm final : public ObjectiveTerm {
   void proxNonNegative(const double* v, double step, double* out) override;
   std::vector<StageTime> takeStageTimes() override;
 
+  // Resident in a space where every plane's term is: each plane is copied to a plane-sized
+  // vector there (and its gradient or prox back), so the planes' terms see their own images.
+  compute::VectorSpace* dataSpace() override;
+  bool residentIn(compute::VectorSpace& space) const override;
+  double evaluateIn(compute::VectorSpace& space, const compute::SpaceVector& cube,
+                    compute::SpaceVector* gradient, double scale) override;
+  bool residentProx(compute::VectorSpace& space) const override;
+  double proxValueIn(compute::VectorSpace& space, const compute::SpaceVector& cube) override;
+  void proxIn(compute::VectorSpace& space, const compute::SpaceVector& v, double step,
+              compute::SpaceVector& out) override;
+  void proxNonNegativeIn(compute::VectorSpace& space, const compute::SpaceVector& v, double step,
+                         compute::SpaceVector& out) override;
+
   // The planes the terms act on, in the order of the terms.
   const std::vector<int>& planes() const { return planes_; }
   int numPlanes() const { return num_planes_; }
@@ -43,11 +56,21 @@ class PlaneWiseTerm final : public ObjectiveTerm {
  private:
   void check() const;
   std::size_t offset(std::size_t j) const { return std::size_t(planes_[j]) * num_pixels_; }
+  // The plane-sized vectors in `space` (kept between calls; made again for another space).
+  struct PlaneVectors {
+    compute::VectorSpace* space = nullptr;
+    compute::SpaceVectorPtr in, out;
+  };
+  PlaneVectors& planeVectors(compute::VectorSpace& space);
+  // The planes not listed in `out`: v's (proxIn, `project` false) or their projection on x >= 0.
+  void passUnlisted(compute::VectorSpace& space, const compute::SpaceVector& v,
+                    compute::SpaceVector& out, bool project);
 
   std::vector<std::shared_ptr<ObjectiveTerm>> terms_;
   std::size_t num_pixels_;
   std::vector<int> planes_;
   int num_planes_;
+  PlaneVectors resident_;
 };
 
 }  // namespace apertura::rml

@@ -60,4 +60,43 @@ double SpectralDifference::evaluate(const double* cube, double* gradient, double
   return sum;
 }
 
+double SpectralDifference::evaluateIn(compute::VectorSpace& space, const compute::SpaceVector& cube,
+                                      compute::SpaceVector* gradient, double scale) {
+  const std::size_t n = numPixels();
+  if (cube.size() != n * std::size_t(planes_))
+    throw std::invalid_argument(name() + ": resident cube of another size");
+  const bool tv = kind_ == SpectralKind::TotalVariation;
+  compute::PenaltyArgs args = residentArgs(space, tv ? eps_ : 0.0);
+  const std::vector<compute::SpaceVector*> work = residentWork(space, 4);
+  compute::SpaceVector& lower = *work[0];
+  compute::SpaceVector& upper = *work[1];
+  compute::SpaceVector& derivative = *work[2];  // scale * d(term)/d(upper), d = upper - lower
+  compute::SpaceVector& slice = *work[3];
+  double sum = 0.0;
+  for (std::size_t j = 0; j + 1 < listed_.size(); ++j) {
+    const std::size_t lo = std::size_t(listed_[j]) * n, hi = std::size_t(listed_[j + 1]) * n;
+    space.copyRange(cube, lo, lower, 0, n);
+    space.copyRange(cube, hi, upper, 0, n);
+    compute::SpaceVector* out = gradient != nullptr ? &derivative : nullptr;
+    if (out != nullptr)
+      space.fill(0.0, derivative);
+    if (tv) {
+      space.axpy(-1.0, lower, upper);  // upper - lower, as evaluate() forms it
+      sum += space.pixelPenalty(compute::PixelPenalty::L1, args, upper, out, scale);
+    } else {
+      args.prior = &lower;
+      sum += space.pixelPenalty(compute::PixelPenalty::L2, args, upper, out, scale);
+    }
+    if (gradient != nullptr) {
+      space.copyRange(*gradient, hi, slice, 0, n);
+      space.axpy(1.0, derivative, slice);
+      space.copyRange(slice, 0, *gradient, hi, n);
+      space.copyRange(*gradient, lo, slice, 0, n);
+      space.axpy(-1.0, derivative, slice);
+      space.copyRange(slice, 0, *gradient, lo, n);
+    }
+  }
+  return sum;
+}
+
 }  // namespace apertura::rml

@@ -35,6 +35,14 @@ class SpectralDifference final : public Regularizer {
   // The listed planes in increasing order (every plane when none were set).
   const std::vector<int>& planes() const { return listed_; }
 
+  // Resident in any space: each pair's planes are copied to plane-sized work vectors and the
+  // difference's penalty is the space's pixel penalty (L1 smoothed by epsilon, or L2 with the
+  // lower plane as prior), its derivative added to the upper plane's gradient and subtracted from
+  // the lower's, as evaluate() does (the value's sum is formed in another order).
+  bool residentIn(compute::VectorSpace& /*space*/) const override { return true; }
+  double evaluateIn(compute::VectorSpace& space, const compute::SpaceVector& cube,
+                    compute::SpaceVector* gradient, double scale) override;
+
  private:
   int planes_;
   std::vector<int> listed_;  // sorted; consecutive entries form the coupled pairs

@@ -86,6 +86,24 @@ double relativeL2(const std::vector<std::complex<T>>& a, const std::vector<std::
   return std::sqrt(num / den);
 }
 
+inline double relativeL2(const std::vector<double>& a, const std::vector<double>& b) {
+  double num = 0, den = 0;
+  for (std::size_t i = 0; i < b.size(); ++i) {
+    num += (a[i] - b[i]) * (a[i] - b[i]);
+    den += b[i] * b[i];
+  }
+  return std::sqrt(num / den);
+}
+
+// A solver's run on the device against the same run on the CPU: as many iterations (more than
+// 10), the iterates within `tolerance` (relative L2) and the objectives too.
+template <typename Result>
+bool sameRun(const Result& cpu, const Result& gpu, double tolerance) {
+  return cpu.iterations > 10 && gpu.iterations == cpu.iterations &&
+         relativeL2(gpu.x, cpu.x) < tolerance &&
+         std::abs(gpu.objective - cpu.objective) < tolerance * std::abs(cpu.objective);
+}
+
 template <typename T>
 bool sameBits(const std::vector<std::complex<T>>& a, const std::vector<std::complex<T>>& b) {
   return a.size() == b.size() &&

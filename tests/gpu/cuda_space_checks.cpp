@@ -9,6 +9,7 @@
 #include <cstring>
 #include <memory>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -151,6 +152,20 @@ void vectorOperations(VectorSpace& device) {
     device.fill(2.5, *y.device);
     s.host().fill(2.5, *y.host);
     expect(s.difference(d) == 0.0 && s.difference(y) == 0.0, "n=%zu copy, fill: equal", n);
+    // A cube's plane to a plane's vector and back (the second half onto the first).
+    const std::size_t half = n / 2;
+    device.copyRange(*x.device, n - half, *d.device, 0, half);
+    s.host().copyRange(*x.host, n - half, *d.host, 0, half);
+    device.copyRange(*d.device, 0, *y.device, n - half, half);
+    s.host().copyRange(*d.host, 0, *y.host, n - half, half);
+    bool refused = false;
+    try {
+      device.copyRange(*x.device, 1, *d.device, 0, n);
+    } catch (const std::out_of_range&) {
+      refused = true;
+    }
+    expect(s.difference(d) == 0.0 && s.difference(y) == 0.0 && refused,
+           "n=%zu copyRange: equal, out of range refused", n);
   }
 }
 

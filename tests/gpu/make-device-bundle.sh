@@ -22,10 +22,12 @@ fi
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DAPERTURA_WERROR=ON -DAPERTURA_CUDA=ON \
   -DCMAKE_CUDA_ARCHITECTURES="$arch" -DAPERTURA_BUILD_GUI=OFF "${launcher[@]}" >/dev/null
 programs=(tests/gpu/test_cuda_smoke tests/gpu/cuda_operator_checks tests/gpu/cuda_chi2_checks
-          tests/gpu/cuda_wstack_checks tests/gpu/cuda_tiled_checks tests/gpu/cuda_space_checks tests/benchmarks/bench_gpu_gridding
+          tests/gpu/cuda_wstack_checks tests/gpu/cuda_tiled_checks tests/gpu/cuda_space_checks
+          tests/gpu/cuda_cube_checks tests/benchmarks/bench_gpu_gridding
           tests/benchmarks/bench_gpu_kernels tests/benchmarks/bench_rml_iteration)
 cmake --build "$build" -j "$(nproc)" --target test_cuda_smoke cuda_operator_checks \
-  cuda_chi2_checks cuda_wstack_checks cuda_tiled_checks cuda_space_checks bench_gpu_gridding bench_gpu_kernels bench_rml_iteration \
+  cuda_chi2_checks cuda_wstack_checks cuda_tiled_checks cuda_space_checks cuda_cube_checks \
+  bench_gpu_gridding bench_gpu_kernels bench_rml_iteration \
   apertura_cuda
 
 mkdir -p "$1"

@@ -90,6 +90,9 @@ if [ -n "$bundle" ]; then
   for check in operations penalties duals memory; do
     run_check "test_cuda_space_$check" 300 "$bin/cuda_space_checks" "$check"
   done
+  for check in lbfgs fista; do
+    run_check "test_cuda_cube_$check" 300 "$bin/cuda_cube_checks" "$check"
+  done
   checks_bin=$bin
   bench=$bin/bench_gpu_gridding
   bench_kernels=$bin/bench_gpu_kernels
@@ -114,7 +117,7 @@ else
   note "build"
   if ! timeout 300 cmake --build "$build" -j "$(nproc)" --target test_cuda_smoke \
       cuda_operator_checks cuda_chi2_checks cuda_wstack_checks cuda_tiled_checks cuda_space_checks \
-      bench_gpu_gridding bench_gpu_kernels bench_rml_iteration apertura-cli \
+      cuda_cube_checks bench_gpu_gridding bench_gpu_kernels bench_rml_iteration apertura-cli \
       >"$out/build.log" 2>&1; then
     note "FAIL: build (see build.log)"
     exit 1

@@ -20,9 +20,11 @@
 #include "core/rml/resident_lbfgs.h"
 #include "tests/rml/host_resident_operator.h"
 #include "tests/support/chunk_fixtures.h"
+#include "tests/support/relative_difference.h"
 
 using namespace apertura;
 using namespace apertura::rml;
+using apertura::test::maxRelativeDifference;
 
 namespace {
 
@@ -62,15 +64,6 @@ struct WideField {
     return x;
   }
 };
-
-double maxRelativeDifference(const std::vector<double>& a, const std::vector<double>& b) {
-  double diff = 0.0, scale = 0.0;
-  for (std::size_t p = 0; p < a.size(); ++p) {
-    diff = std::max(diff, std::abs(a[p] - b[p]));
-    scale = std::max(scale, std::abs(b[p]));
-  }
-  return diff / scale;
-}
 
 }  // namespace
 

@@ -160,6 +160,8 @@ compute::VectorSpace* ObjectiveFunction::residentSpaceSelected(bool include_prox
   // Every term must see the whole parameter vector (one image, or every plane of a cube): a
   // slice would need views of the space's vectors.
   for (const auto& e : entries_) {
+    if (e->options.proximal && !include_proximal)
+      continue;
     if (e->options.parameter != 0 || e->options.parameters != num_parameters_)
       return nullptr;
   }

@@ -208,6 +208,19 @@ class TestResidentCube : public QObject {
     QVERIFY2(std::abs(b - a) <= 1e-13 * a,
              qPrintable(QString("%1 vs %2").arg(b, 0, 'g', 17).arg(a, 0, 'g', 17)));
     QVERIFY(maxRelativeDifference(gradient, host_gradient) <= 1e-12);
+    // A term on one plane's slice would need views of the space's vectors: not resident. Given
+    // to the prox, it leaves the smooth part resident.
+    const std::size_t n = resident.g.numPixels();
+    std::vector<std::shared_ptr<ObjectiveTerm>> chi2;
+    for (int k = 0; k < kPlanes; ++k)
+      chi2.push_back(makeChunkChi2Term(*resident.op, *resident.held[std::size_t(k)]));
+    for (bool proximal : {false, true}) {
+      ObjectiveFunction sliced(n, kPlanes);
+      sliced.add(std::make_shared<PlaneWiseTerm>(chi2, n), {1.0, 0, false, kPlanes});
+      sliced.add(std::make_shared<L1Regularizer>(resident.g.nx, resident.g.ny), {0.1, 1, proximal});
+      QVERIFY(sliced.residentSpace() == nullptr);
+      QCOMPARE(sliced.smoothPart().residentSpace() != nullptr, proximal);
+    }
   }
 
   void cubeLbfgsRunsResident() {

@@ -1,31 +1,29 @@
 #include "core/engine/rank_warnings.h"
 
-#include <cstdint>
+#include <algorithm>
 #include <map>
 #include <regex>
+
+#include "core/engine/rank_gather.h"
 
 namespace apertura::engine {
 namespace {
 
-// Every rank's list on every rank: each rank in turn broadcasts its warnings, '\0'-separated.
+// Every rank's list on every rank: each rank's warnings, '\0'-separated.
 std::vector<std::vector<std::string>> shareLists(const std::vector<std::string>& local,
                                                  Communicator& comm) {
-  std::vector<std::vector<std::string>> all(std::size_t(comm.size()));
-  for (int r = 0; r < comm.size(); ++r) {
-    std::string packed;
-    if (r == comm.rank()) {
-      for (const auto& w : local)
-        packed += w + '\0';
-    }
-    std::uint64_t n = packed.size();
-    comm.broadcast(&n, sizeof n, r);
-    packed.resize(n);
-    if (n > 0)
-      comm.broadcast(packed.data(), n, r);
-    for (std::size_t start = 0; start < packed.size();) {
-      const std::size_t end = packed.find('\0', start);
-      all[std::size_t(r)].push_back(packed.substr(start, end - start));
-      start = end + 1;
+  std::vector<char> packed;
+  for (const auto& w : local) {
+    packed.insert(packed.end(), w.begin(), w.end());
+    packed.push_back('\0');
+  }
+  std::vector<std::vector<std::string>> all;
+  for (const std::vector<char>& list : gatherOnEveryRank(packed, comm)) {
+    all.emplace_back();
+    for (auto start = list.begin(); start != list.end();) {
+      const auto end = std::find(start, list.end(), '\0');
+      all.back().emplace_back(start, end);
+      start = end == list.end() ? end : end + 1;
     }
   }
   return all;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/engine/rank_gather.h"
 #include "core/pipeline/pipeline_stages.h"
 #include "core/util/input_error.h"
 
@@ -93,28 +94,23 @@ void PlaneChunks::forEach(const Visitor& visit) {
 
 std::vector<SpectralWindowChannels> windowsOfEveryRank(
     const std::vector<SpectralWindowChannels>& own, engine::Communicator& comm) {
+  // Per window: its id, its number of channels and their frequencies.
+  std::vector<double> packed;
+  for (const auto& w : own) {
+    packed.push_back(double(w.spectral_window));
+    packed.push_back(double(w.frequencies_hz.size()));
+    packed.insert(packed.end(), w.frequencies_hz.begin(), w.frequencies_hz.end());
+  }
+  const std::vector<std::vector<double>> lists = engine::gatherOnEveryRank(packed, comm);
   std::vector<SpectralWindowChannels> all;
-  for (int r = 0; r < comm.size(); ++r) {
-    // Per window: its id, its number of channels and their frequencies.
-    std::vector<double> packed;
-    if (comm.rank() == r) {
-      for (const auto& w : own) {
-        packed.push_back(double(w.spectral_window));
-        packed.push_back(double(w.frequencies_hz.size()));
-        packed.insert(packed.end(), w.frequencies_hz.begin(), w.frequencies_hz.end());
-      }
-    }
-    std::uint64_t n = packed.size();
-    comm.broadcast(&n, sizeof n, r);
-    packed.resize(n);
-    comm.broadcast(packed.data(), n * sizeof(double), r);
-    for (std::size_t i = 0; i + 1 < packed.size();) {
+  for (std::size_t r = 0; r < lists.size(); ++r) {
+    const std::vector<double>& list = lists[r];
+    for (std::size_t i = 0; i + 1 < list.size();) {
       SpectralWindowChannels w;
-      w.spectral_window = int(packed[i]);
-      const auto channels = std::ptrdiff_t(packed[i + 1]);
-      const auto first = packed.begin() + std::ptrdiff_t(i) + 2;
-      w.frequencies_hz.assign(first, first + channels);
-      i += 2 + std::size_t(channels);
+      w.spectral_window = int(list[i]);
+      const auto first = list.begin() + std::ptrdiff_t(i) + 2;
+      w.frequencies_hz.assign(first, first + std::ptrdiff_t(list[i + 1]));
+      i += 2 + w.frequencies_hz.size();
       auto it = std::find_if(all.begin(), all.end(), [&](const SpectralWindowChannels& a) {
         return a.spectral_window == w.spectral_window;
       });

@@ -1,9 +1,9 @@
 #include "core/rml/held_chi2_term.h"
 
 #include <chrono>
-#include <stdexcept>
-#include <string>
 
+#include "core/data/chunk_sequence.h"
+#include "core/rml/chunk_chi2_term.h"
 #include "core/rml/resident_process_sum.h"
 
 namespace apertura::rml {
@@ -25,30 +25,17 @@ class HeldChi2Term final : public DataTerm {
   HeldChi2Term(imaging::ImagingOperator<T>& op, const std::vector<VisibilityChunk>& chunks,
                Chi2Options options)
       : op_(op), sum_(options.sum) {
+    // The weights checked (InputError for a negative or NaN one) and counted as everywhere else.
+    HeldChunks held(chunks);
+    const DataTotals own = countDataTotals(held);
+    num_valid_ = options.totals ? options.totals->valid_samples : own.valid_samples;
+    sum_weights_ = options.totals ? options.totals->sum_weights : own.sum_weights;
     std::vector<imaging::UvwBlock> blocks;
-    for (std::size_t b = 0; b < chunks.size(); ++b) {
-      const VisibilityChunk& c = chunks[b];
+    for (const VisibilityChunk& c : chunks) {
       blocks.push_back(imaging::UvwBlock::of(c));
-      const std::size_t n = blocks.back().numSamples();
-      if (c.visibilities.size() != n || c.weights.size() != n)
-        throw std::invalid_argument("held chi2 term: chunk " + std::to_string(b) + " holds " +
-                                    std::to_string(c.visibilities.size()) + " visibilities and " +
-                                    std::to_string(c.weights.size()) + " weights for " +
-                                    std::to_string(n) + " samples");
-      for (float w : c.weights) {
-        if (w < 0.0f)
-          throw std::invalid_argument("held chi2 term: negative weight in chunk " +
-                                      std::to_string(b));
-        num_valid_ += w > 0.0f ? 1 : 0;
-        sum_weights_ += w;
-      }
       vis_.push_back(c.visibilities.data());
       weights_.push_back(c.weights.data());
-      sizes_.push_back(n);
-    }
-    if (options.totals) {
-      num_valid_ = options.totals->valid_samples;
-      sum_weights_ = options.totals->sum_weights;
+      sizes_.push_back(c.num_samples());
     }
     op_.setSamples(blocks);
   }

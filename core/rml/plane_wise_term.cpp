@@ -25,7 +25,7 @@ PlaneWiseTerm::PlaneWiseTerm(std::vector<std::shared_ptr<ObjectiveTerm>> terms,
   check();
 }
 
-void PlaneWiseTerm::check() const {
+void PlaneWiseTerm::check() {
   if (terms_.empty())
     throw std::invalid_argument("PlaneWiseTerm: no planes");
   if (planes_.size() != terms_.size())
@@ -35,6 +35,10 @@ void PlaneWiseTerm::check() const {
       throw std::invalid_argument("PlaneWiseTerm: null term");
   }
   sortedPlaneIndices(planes_, num_planes_, "PlaneWiseTerm");
+  for (int plane = 0; plane < num_planes_; ++plane) {
+    if (std::find(planes_.begin(), planes_.end(), plane) == planes_.end())
+      unlisted_.push_back(plane);
+  }
 }
 
 double PlaneWiseTerm::evaluate(const double* cube, double* gradient, double scale) {
@@ -68,7 +72,7 @@ double PlaneWiseTerm::proxValue(const double* cube) {
 
 void PlaneWiseTerm::prox(const double* v, double step, double* out) {
   // The prox of zero is the identity: planes not listed keep their values.
-  if (planes_.size() < std::size_t(num_planes_) && out != v)
+  if (!unlisted_.empty() && out != v)
     std::copy(v, v + std::size_t(num_planes_) * num_pixels_, out);
   for (std::size_t j = 0; j < terms_.size(); ++j)
     terms_[j]->prox(v + offset(j), step, out + offset(j));
@@ -82,13 +86,8 @@ bool PlaneWiseTerm::hasNonNegativeProx() const {
 }
 
 void PlaneWiseTerm::proxNonNegative(const double* v, double step, double* out) {
-  std::vector<bool> listed(std::size_t(num_planes_), false);
-  for (int plane : planes_)
-    listed[std::size_t(plane)] = true;
-  for (std::size_t plane = 0; plane < listed.size(); ++plane) {
-    if (listed[plane])
-      continue;
-    const std::size_t at = plane * num_pixels_;
+  for (int plane : unlisted_) {
+    const std::size_t at = std::size_t(plane) * num_pixels_;
     for (std::size_t k = at; k < at + num_pixels_; ++k)
       out[k] = std::max(v[k], 0.0);
   }
@@ -162,17 +161,15 @@ double PlaneWiseTerm::proxValueIn(compute::VectorSpace& space, const compute::Sp
 
 void PlaneWiseTerm::passUnlisted(compute::VectorSpace& space, const compute::SpaceVector& v,
                                  compute::SpaceVector& out, bool project) {
-  std::vector<bool> listed(std::size_t(num_planes_), false);
-  for (int plane : planes_)
-    listed[std::size_t(plane)] = true;
+  if (&v == &out && !project)
+    return;
   PlaneVectors& p = planeVectors(space);
-  for (std::size_t plane = 0; plane < listed.size(); ++plane) {
-    if (listed[plane] || (&v == &out && !project))
-      continue;
-    space.copyRange(v, plane * num_pixels_, *p.in, 0, num_pixels_);
+  for (int plane : unlisted_) {
+    const std::size_t at = std::size_t(plane) * num_pixels_;
+    space.copyRange(v, at, *p.in, 0, num_pixels_);
     if (project)
       space.maxWith(0.0, *p.in);
-    space.copyRange(*p.in, 0, out, plane * num_pixels_, num_pixels_);
+    space.copyRange(*p.in, 0, out, at, num_pixels_);
   }
 }
 

@@ -54,7 +54,7 @@ class PlaneWiseTerm final : public ObjectiveTerm {
   int numPlanes() const { return num_planes_; }
 
  private:
-  void check() const;
+  void check();  // and finds unlisted_
   std::size_t offset(std::size_t j) const { return std::size_t(planes_[j]) * num_pixels_; }
   // The plane-sized vectors in `space` (kept between calls; made again for another space).
   struct PlaneVectors {
@@ -70,6 +70,7 @@ class PlaneWiseTerm final : public ObjectiveTerm {
   std::size_t num_pixels_;
   std::vector<int> planes_;
   int num_planes_;
+  std::vector<int> unlisted_;  // the planes of the cube without a term, in increasing order
   PlaneVectors resident_;
 };
 

@@ -15,13 +15,11 @@
 #include "core/imaging/device_gridding.h"
 #include "core/imaging/operator_factory.h"
 #include "core/rml/chunk_chi2_term.h"
-#include "core/rml/conjugate_gradient.h"
 #include "core/rml/gradient_regularizers.h"
-#include "core/rml/lbfgs.h"
 #include "core/rml/objective_function.h"
 #include "core/rml/pixel_regularizers.h"
-#include "core/rml/proximal_solvers.h"
 #include "tests/gpu/cuda_check_support.h"
+#include "tests/gpu/twenty_iterations.h"
 
 using namespace apertura;
 using namespace apertura::imaging;
@@ -264,8 +262,6 @@ struct Regularization {
 // by its prox) on chi2 + the regularizers from a
 // flat image, data from three point sources: CUDA and CPU take the same number of iterations and
 // end at the same image, the CUDA run with the solver's state resident on the device.
-enum class Solver { Lbfgs, ConjugateGradient, Fista };
-
 template <typename T>
 void lbfgsIterations(const Fixture& f, double eps, double tolerance, const Regularization& r,
                      Solver solver = Solver::Lbfgs) {
@@ -308,35 +304,14 @@ void lbfgsIterations(const Fixture& f, double eps, double tolerance, const Regul
         expect(term->residentIn(*op.vectorSpace()), "%s chi2 + %s: %s's prox on the device",
                precision<T>(), r.name.c_str(), term->name().c_str());
     }
-    const std::vector<double> x0(f.g.numPixels(), r.start);
-    if (solver == Solver::Fista) {
-      rml::FistaSettings fs;
-      fs.positivity = true;
-      fs.stop.max_iterations = 20;
-      fs.stop.relative_tolerance = 0.0;
-      return rml::minimizeFista(objective.smoothPart(), objective.proximalTerms(), x0, fs);
-    }
-    if (solver == Solver::ConjugateGradient) {
-      rml::CgSettings cs;
-      cs.stop.max_iterations = 20;
-      cs.stop.relative_tolerance = 0.0;
-      return rml::minimizeConjugateGradient(objective, x0, cs);
-    }
-    rml::LbfgsSettings ls;
-    ls.positivity = true;
-    ls.stop.max_iterations = 20;
-    ls.stop.relative_tolerance = 0.0;
-    return rml::minimizeLbfgs(objective, x0, ls);
+    return twentyIterations(solver, objective, std::vector<double>(f.g.numPixels(), r.start));
   };
   auto cpu = makeCpuOperator<T>(f.g, s);
   auto gpu = cudaOperator<T>(f.g, s);
   const rml::OptimizerResult a = solve(*cpu), b = solve(*gpu);
   expect(sameRun(a, b, tolerance),
          "%s chi2 + %s: %d / %d %s iterations, images %.3g apart, objective %.10g vs %.10g",
-         precision<T>(), r.name.c_str(), b.iterations, a.iterations,
-         solver == Solver::Lbfgs   ? "L-BFGS"
-         : solver == Solver::Fista ? "FISTA"
-                                   : "CG",
+         precision<T>(), r.name.c_str(), b.iterations, a.iterations, solverName(solver),
          relativeL2(b.x, a.x), b.objective, a.objective);
 }
 

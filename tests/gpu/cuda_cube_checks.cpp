@@ -13,13 +13,12 @@
 #include "core/imaging/operator_factory.h"
 #include "core/rml/chunk_chi2_term.h"
 #include "core/rml/gradient_regularizers.h"
-#include "core/rml/lbfgs.h"
 #include "core/rml/objective_function.h"
 #include "core/rml/pixel_regularizers.h"
 #include "core/rml/plane_wise_term.h"
-#include "core/rml/proximal_solvers.h"
 #include "core/rml/spectral_difference.h"
 #include "tests/gpu/cuda_check_support.h"
+#include "tests/gpu/twenty_iterations.h"
 
 using namespace apertura;
 using namespace apertura::imaging;
@@ -64,7 +63,7 @@ std::vector<std::vector<VisibilityChunk>> planeChunks(const Fixture& f) {
 }
 
 template <typename T>
-void cubeIterations(const Fixture& f, double eps, double tolerance, bool fista) {
+void cubeIterations(const Fixture& f, double eps, double tolerance, Solver solver) {
   const std::vector<std::vector<VisibilityChunk>> chunks = planeChunks(f);
   std::vector<std::unique_ptr<HeldChunks>> held;
   for (const auto& c : chunks)
@@ -90,25 +89,13 @@ void cubeIterations(const Fixture& f, double eps, double tolerance, bool fista) 
     objective.add(std::make_shared<rml::SpectralDifference>(
                       nx, ny, kPlanes, rml::SpectralKind::TotalSquaredVariation),
                   {1e-2, 0, false, kPlanes});
-    if (fista)
+    if (solver == Solver::Fista)
       objective.add(std::make_shared<rml::PlaneWiseTerm>(l1, n), {1e-3, 0, true, kPlanes});
     if (op.describe().rfind("backend=cuda", 0) == 0)
       expect(
           op.vectorSpace() != nullptr && objective.smoothPart().residentSpace() == op.vectorSpace(),
           "%s cube: solver state on the device", precision<T>());
-    const std::vector<double> x0(n * kPlanes, 0.0);
-    if (fista) {
-      rml::FistaSettings fs;
-      fs.positivity = true;
-      fs.stop.max_iterations = 20;
-      fs.stop.relative_tolerance = 0.0;
-      return rml::minimizeFista(objective.smoothPart(), objective.proximalTerms(), x0, fs);
-    }
-    rml::LbfgsSettings ls;
-    ls.positivity = true;
-    ls.stop.max_iterations = 20;
-    ls.stop.relative_tolerance = 0.0;
-    return rml::minimizeLbfgs(objective, x0, ls);
+    return twentyIterations(solver, objective, std::vector<double>(n * kPlanes, 0.0));
   };
   auto cpu = makeCpuOperator<T>(f.g, s);
   auto gpu = cudaOperator<T>(f.g, s);
@@ -116,7 +103,7 @@ void cubeIterations(const Fixture& f, double eps, double tolerance, bool fista) 
   expect(sameRun(a, b, tolerance),
          "%s cube of %d planes: %d / %d %s iterations, images %.3g apart, objective %.10g vs "
          "%.10g",
-         precision<T>(), kPlanes, b.iterations, a.iterations, fista ? "FISTA" : "L-BFGS",
+         precision<T>(), kPlanes, b.iterations, a.iterations, solverName(solver),
          relativeL2(b.x, a.x), b.objective, a.objective);
 }
 
@@ -127,8 +114,8 @@ int main(int argc, char** argv) {
   return runChecks(argc, argv,
                    {{"lbfgs",
                      [&] {
-                       cubeIterations<float>(f, 1e-4, 1e-3, false);
-                       cubeIterations<double>(f, 1e-9, 1e-6, false);
+                       cubeIterations<float>(f, 1e-4, 1e-3, Solver::Lbfgs);
+                       cubeIterations<double>(f, 1e-9, 1e-6, Solver::Lbfgs);
                      }},
-                    {"fista", [&] { cubeIterations<double>(f, 1e-9, 1e-6, true); }}});
+                    {"fista", [&] { cubeIterations<double>(f, 1e-9, 1e-6, Solver::Fista); }}});
 }

@@ -1,0 +1,43 @@
+#pragma once
+
+// The solver runs the GPU checks compare, CUDA against CPU: 20 iterations from x0 of projected
+// L-BFGS, of unprojected nonlinear CG, or of projected FISTA over the objective's smooth part and
+// its proximal terms.
+#include <vector>
+
+#include "core/rml/conjugate_gradient.h"
+#include "core/rml/lbfgs.h"
+#include "core/rml/objective_function.h"
+#include "core/rml/proximal_solvers.h"
+
+namespace apertura::imaging::test {
+
+enum class Solver { Lbfgs, ConjugateGradient, Fista };
+
+inline const char* solverName(Solver solver) {
+  return solver == Solver::Lbfgs ? "L-BFGS" : solver == Solver::Fista ? "FISTA" : "CG";
+}
+
+inline rml::OptimizerResult twentyIterations(Solver solver, rml::ObjectiveFunction& objective,
+                                             const std::vector<double>& x0) {
+  if (solver == Solver::Fista) {
+    rml::FistaSettings fs;
+    fs.positivity = true;
+    fs.stop.max_iterations = 20;
+    fs.stop.relative_tolerance = 0.0;
+    return rml::minimizeFista(objective.smoothPart(), objective.proximalTerms(), x0, fs);
+  }
+  if (solver == Solver::ConjugateGradient) {
+    rml::CgSettings cs;
+    cs.stop.max_iterations = 20;
+    cs.stop.relative_tolerance = 0.0;
+    return rml::minimizeConjugateGradient(objective, x0, cs);
+  }
+  rml::LbfgsSettings ls;
+  ls.positivity = true;
+  ls.stop.max_iterations = 20;
+  ls.stop.relative_tolerance = 0.0;
+  return rml::minimizeLbfgs(objective, x0, ls);
+}
+
+}  // namespace apertura::imaging::test

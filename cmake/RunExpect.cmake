@@ -1,7 +1,8 @@
 # Runs CMD (a ;-list), then checks its exit status (EXPECT_RC; "nonzero" accepted) and that
-# stdout+stderr match EXPECT_REGEX, and (optionally) that EXPECT_FILE was written and is non-empty. When an argument names ${SHARED_DATA} and that folder is
+# stdout+stderr match EXPECT_REGEX, and (optionally) that EXPECT_FILE was written and is non-empty.
+# When the test needs the shared data (NEEDS_DATA, or an argument names it) and that folder is
 # absent, prints SKIPPED: and stops (the test's SKIP_REGULAR_EXPRESSION).
-if(CMD MATCHES "shared/data" AND NOT IS_DIRECTORY "${SHARED_DATA}")
+if((NEEDS_DATA OR CMD MATCHES "shared/data") AND NOT IS_DIRECTORY "${SHARED_DATA}")
   message("SKIPPED: ${SHARED_DATA} is absent")
   return()
 endif()

@@ -18,8 +18,8 @@ launcher=()
 if command -v ccache >/dev/null; then
   launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
 fi
-# RelWithDebInfo and -Werror as the developer builds, so ccache shares their objects.
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DAPERTURA_WERROR=ON -DAPERTURA_CUDA=ON \
+# Release (the default build type) and -Werror as the developer builds, so ccache shares their objects.
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DAPERTURA_WERROR=ON -DAPERTURA_CUDA=ON \
   -DCMAKE_CUDA_ARCHITECTURES="$arch" -DAPERTURA_BUILD_GUI=OFF "${launcher[@]}" >/dev/null
 programs=(tests/gpu/test_cuda_smoke tests/gpu/cuda_operator_checks tests/gpu/cuda_chi2_checks
           tests/gpu/cuda_wstack_checks tests/gpu/cuda_tiled_checks tests/gpu/cuda_space_checks

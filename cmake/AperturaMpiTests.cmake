@@ -10,6 +10,7 @@ function(apertura_add_mpi_test name)
     set(T_RANKS 1 2 3)
   endif()
   add_executable(${name} ${T_SOURCES})
+  apertura_test_moc(${name} ${T_SOURCES})
   target_link_libraries(${name} PRIVATE Qt6::Test apertura_test_support apertura_warnings
                                         apertura_mpi ${T_LIBS})
   foreach(np ${T_RANKS})

@@ -34,9 +34,14 @@ struct CudaPlannedBlock final : imaging::PlannedBlock {
   mutable const void* samples_of = nullptr;  // the host visibilities they were copied from
   mutable bool samples_tried = false;
   DeviceTilePlan tiles;
-  // w-stacking: the samples in order of their first w plane, and where each plane's start.
+  // w-stacking: the samples in order of their first w plane, and where each plane's start; with
+  // the tiled gridder each plane's samples are in tile order, cut into work items (w_item_start:
+  // each plane's first item; empty with the simple gridder).
   DeviceArray<std::uint32_t> w_order;
   std::vector<std::size_t> w_start;
+  DeviceArray<std::int32_t> w_tile;
+  DeviceArray<std::uint32_t> w_first, w_count;
+  std::vector<std::size_t> w_item_start;
 };
 
 class BlockSamples {

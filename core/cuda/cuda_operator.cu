@@ -124,7 +124,7 @@ class CudaOperator final : public imaging::ImagingOperator<T> {
     for (auto& p : blocks_->planHeld(blocks, wstack_->planes(), config_.tiled_gridding))
       held_.emplace_back(static_cast<CudaPlannedBlock*>(p.release()));
     if (layout.active)
-      wstack_->prepare(layout, held_);
+      wstack_->prepare(layout, held_, config_.tiled_gridding);
   }
 
   void degrid(const Complex* image, const std::vector<Complex*>& vis) override {

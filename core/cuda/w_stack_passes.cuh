@@ -19,7 +19,9 @@
 #include "core/cuda/device_buffers.cuh"
 #include "core/cuda/pass_context.cuh"
 #include "core/cuda/pinned_stager.cuh"
+#include "core/cuda/tiled_gridding.cuh"
 #include "core/cuda/w_stacking_kernels.cuh"
+#include "core/imaging/device_wstack_tiles.h"
 #include "core/imaging/image_geometry.h"
 #include "core/imaging/w_stacking.h"
 
@@ -49,10 +51,11 @@ class WStackPasses {
                         : imaging::DeviceWStack{};
   }
 
-  // The screens, each block's samples in order of their first plane (their scale_w set), and room
-  // for every block's visibilities and weights, which the whole calls visit once per plane.
+  // The screens, each block's samples in order of their first plane (their scale_w set; `tiled`:
+  // inside a plane in tile order, with the tiled gridder's work items), and room for every
+  // block's visibilities and weights, which the whole calls visit once per plane.
   void prepare(const imaging::WStackLayout& layout,
-               const std::vector<std::unique_ptr<CudaPlannedBlock>>& held) {
+               const std::vector<std::unique_ptr<CudaPlannedBlock>>& held, bool tiled) {
     const std::size_t pixels = c_.geometry.numPixels();
     const std::string what = "the w planes' phase screens";
     xi_.reserve(pixels, c_.device, what);
@@ -67,12 +70,20 @@ class WStackPasses {
         throw InputError("imaging.w_stacking", "a chunk of " + std::to_string(n) +
                                                    " samples: at most 2^32 - 1 per chunk "
                                                    "(use smaller data.chunk_rows)");
-      const imaging::WPlaneOrder order =
-          imaging::orderByWPlane(b->block, b->scale_w, b->w_offset, c_.packed.support, ws_.planes);
+      imaging::WPlaneTileOrder order;
+      if (tiled)
+        order = imaging::orderByWPlaneAndTile(b->block, b->scale_u, b->scale_v, b->scale_w,
+                                              b->w_offset, c_.packed, ws_.planes, kTileItemSamples);
+      else
+        order.planes = imaging::orderByWPlane(b->block, b->scale_w, b->w_offset, c_.packed.support,
+                                              ws_.planes);
       b->w_order.track(c_.bytes);
       b->w_order.reserve(std::max<std::size_t>(n, 1), c_.device, "the samples' w-plane order");
-      stager_.upload(b->w_order.data(), order.order.data(), n * sizeof(std::uint32_t));
-      b->w_start = order.start;
+      stager_.upload(b->w_order.data(), order.planes.order.data(), n * sizeof(std::uint32_t));
+      b->w_start = order.planes.start;
+      b->w_item_start = order.item_start;
+      if (tiled)
+        uploadItems(*b, order);
       first_.push_back(total_);
       total_ += n;
     }
@@ -81,6 +92,9 @@ class WStackPasses {
     weights_.reserve(std::max<std::size_t>(total_, 1), c_.device, "the weights of every block");
     check(cudaStreamSynchronize(c_.stream), "upload of the w planes");
   }
+
+  // Gridding with the tiled gridder (prepare()'s `tiled`).
+  bool tiled(const CudaPlannedBlock& b) const { return !b.w_item_start.empty(); }
 
   // degrid() of the device image `image`: per plane the screened, corrected image into `grid`,
   // `forward` (its FFT), and every block's samples on that plane add their share.
@@ -182,15 +196,31 @@ class WStackPasses {
     for (int plane = 0; plane < ws_.planes; ++plane) {
       check(cudaMemsetAsync(plane_grid, 0, cells() * sizeof(*plane_grid), c_.stream),
             "cudaMemset (w grid)");
-      forSamplesOnPlane(
-          held, plane,
-          [&](std::size_t b, const SampleArgs& args, std::size_t first, std::size_t count) {
-            wGridKernel<T, G><<<c_.blocksFor(count), c_.threads, 0, c_.stream>>>(
-                c_.packed, ws_, plane, args, vis_.data() + first_[b],
-                weights && (*weights)[b] ? weights_.data() + first_[b] : nullptr,
-                held[b]->w_order.data(), first, count, reinterpret_cast<G*>(plane_grid));
-            check(cudaGetLastError(), "w-plane grid kernel launch");
-          });
+      for (std::size_t b = 0; b < held.size(); ++b) {
+        const CudaPlannedBlock& block = *held[b];
+        const typename DeviceComplex<T>::type* vis = vis_.data() + first_[b];
+        const float* w = weights && (*weights)[b] ? weights_.data() + first_[b] : nullptr;
+        G* target = reinterpret_cast<G*>(plane_grid);
+        if (tiled(block)) {
+          const auto [first, last] =
+              imaging::samplesOnPlane(block.w_item_start, plane, c_.packed.support);
+          if (last == first)
+            continue;
+          const TileArgs items = planeItems(block, first);
+          wTiledGridKernel<T, G><<<unsigned(last - first), c_.threads,
+                                   tiledGridSharedBytes<G>(items.tiling), c_.stream>>>(
+              c_.packed, ws_, plane, samples_.coordinates(block), items, vis, w, target);
+          check(cudaGetLastError(), "w-plane tiled grid kernel launch");
+          continue;
+        }
+        const auto [first, last] = imaging::samplesOnPlane(block.w_start, plane, c_.packed.support);
+        if (last == first)
+          continue;
+        wGridKernel<T, G><<<c_.blocksFor(last - first), c_.threads, 0, c_.stream>>>(
+            c_.packed, ws_, plane, samples_.coordinates(block), vis, w, block.w_order.data(), first,
+            last - first, target);
+        check(cudaGetLastError(), "w-plane grid kernel launch");
+      }
       inverse();
       wGridToImageKernel<T, G><<<c_.blocksFor(pixels), c_.threads, 0, c_.stream>>>(
           c_.geometry.nx, c_.geometry.ny, c_.packed.grid_u, c_.packed.grid_v, ws_, plane,
@@ -200,6 +230,35 @@ class WStackPasses {
   }
 
   std::size_t cells() const { return std::size_t(c_.packed.grid_u) * c_.packed.grid_v; }
+
+  // The tiled gridder's work items of block b on the device (12 bytes each).
+  void uploadItems(CudaPlannedBlock& b, const imaging::WPlaneTileOrder& order) {
+    const std::size_t items = std::max<std::size_t>(order.tile.size(), 1);
+    const std::string what = "the tiled gridder's w-plane work items";
+    b.w_tile.track(c_.bytes);
+    b.w_first.track(c_.bytes);
+    b.w_count.track(c_.bytes);
+    b.w_tile.reserve(items, c_.device, what);
+    b.w_first.reserve(items, c_.device, what);
+    b.w_count.reserve(items, c_.device, what);
+    stager_.upload(b.w_tile.data(), order.tile.data(), order.tile.size() * sizeof(std::int32_t));
+    stager_.upload(b.w_first.data(), order.first.data(),
+                   order.first.size() * sizeof(std::uint32_t));
+    stager_.upload(b.w_count.data(), order.count.data(),
+                   order.count.size() * sizeof(std::uint32_t));
+  }
+
+  // The block's work items from `first` on, for a launch whose thread block i takes item
+  // first + i.
+  TileArgs planeItems(const CudaPlannedBlock& b, std::size_t first) const {
+    TileArgs a;
+    a.tiling = imaging::deviceTiling(c_.packed);
+    a.order = b.w_order.data();
+    a.tile = b.w_tile.data() + first;
+    a.first = b.w_first.data() + first;
+    a.count = b.w_count.data() + first;
+    return a;
+  }
 
   // One launch per block over its samples that reach `plane` (a range of its w order):
   // launch(block, coordinates, first, count).

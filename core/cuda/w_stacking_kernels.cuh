@@ -9,7 +9,9 @@
 #include <cstdint>
 
 #include "core/cuda/gridding_kernels.cuh"
+#include "core/cuda/tiled_gridding.cuh"
 #include "core/imaging/device_wstack.h"
+#include "core/imaging/device_wstack_tiles.h"
 
 namespace apertura::cuda {
 
@@ -77,6 +79,23 @@ __global__ void wGridKernel(DeviceKernelParams k, DeviceWStack ws, int plane, Sa
   s.coordinates(i, gu, gv);
   imaging::deviceWGridSample<T>(k, ws, plane, gu, gv, s.wCoordinate(i), vis[i].x * w, vis[i].y * w,
                                 grid, AtomicAdd{});
+}
+
+// wGridKernel through the tiled gridder: one thread block per work item of the plane's range
+// (`t` holds the block's order and that range's items), its samples times their plane factor
+// spread into the tile's patch in shared memory, the patch then added to the grid.
+template <typename T, typename G>
+__global__ void wTiledGridKernel(DeviceKernelParams k, DeviceWStack ws, int plane, SampleArgs s,
+                                 TileArgs t,
+                                 const typename DeviceComplex<T>::type* __restrict__ vis,
+                                 const float* __restrict__ weights, G* grid) {
+  tiledItemPass(k, s, t, grid, [&](unsigned long long i, double gu, double gv, int tile, G* patch) {
+    const T w = weights ? T(weights[i]) : T(1);
+    if (w == T(0))
+      return;
+    imaging::deviceWPatchSample<T>(k, t.tiling, ws, plane, tile, gu, gv, s.wCoordinate(i),
+                                   vis[i].x * w, vis[i].y * w, patch, grid, AtomicAdd{});
+  });
 }
 
 // The image, corrected and times the plane's phase screen exp(-2 pi i w_plane xi) corr_w, into

@@ -195,7 +195,7 @@ class TestOperatorFactory : public QObject {
   // The CUDA operator's w-stacking, run on the host: the planes' screens, the samples sorted by
   // first plane and each plane's pass over its range, agree with the CPU operator's w-stacking
   // far inside epsilon, while leaving the w-term out is far outside it; each sample is visited
-  // on its W planes only, not on every plane.
+  // on its W planes only, not on every plane. Also with the tiled gridder.
   void cudaWStackingOnHostMatchesCpu() {
     for (const auto& [eps, single] : {std::pair{1e-4, true}, std::pair{1e-9, false}}) {
       const test::WStackEmulation e =
@@ -210,6 +210,16 @@ class TestOperatorFactory : public QObject {
       QVERIFY(e.grid_diff < 0.3 * eps + (single ? 2e-7 : 0.0));
       QVERIFY(e.without_w > 1e-2);
       QCOMPARE(e.visits, e.samples * std::size_t(e.support));
+      // The tiled gridder with w-stacking: each plane's work items hold exactly its samples,
+      // every one in its item's tile; the image equals the simple gridder's to rounding (the
+      // patches change the order of the additions), and degridding in its order bit for bit.
+      qInfo("  tiled: %zu work items, %zu passes, grid %.3g from the simple gridder", e.tiled_items,
+            e.tiled_visits, e.tiled_grid_diff);
+      QVERIFY(e.tiled_degrid_equal);
+      QCOMPARE(e.tiled_visits, e.visits);
+      QCOMPARE(e.tiled_refused, std::size_t(0));
+      QVERIFY(e.tiled_items > std::size_t(e.planes));
+      QVERIFY(e.tiled_grid_diff < (single ? 1e-5 : 1e-13));
     }
   }
 

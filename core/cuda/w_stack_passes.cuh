@@ -94,7 +94,7 @@ class WStackPasses {
   }
 
   // Gridding with the tiled gridder (prepare()'s `tiled`).
-  bool tiled(const CudaPlannedBlock& b) const { return !b.w_item_start.empty(); }
+  bool hasTilePlan(const CudaPlannedBlock& b) const { return !b.w_item_start.empty(); }
 
   // degrid() of the device image `image`: per plane the screened, corrected image into `grid`,
   // `forward` (its FFT), and every block's samples on that plane add their share.
@@ -201,7 +201,7 @@ class WStackPasses {
         const typename DeviceComplex<T>::type* vis = vis_.data() + first_[b];
         const float* w = weights && (*weights)[b] ? weights_.data() + first_[b] : nullptr;
         G* target = reinterpret_cast<G*>(plane_grid);
-        if (tiled(block)) {
+        if (hasTilePlan(block)) {
           const auto [first, last] =
               imaging::samplesOnPlane(block.w_item_start, plane, c_.packed.support);
           if (last == first)

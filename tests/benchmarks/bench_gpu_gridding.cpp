@@ -4,7 +4,8 @@
 // unless --cpu-all. Also the streaming path (blocks of 1e7 copied in per call) and the CUDA/CPU
 // degrid difference. With --wstack WMAX the samples' w is uniform in [-WMAX, WMAX] wavelengths,
 // the field is 20 times wider (10 arcsec cells) and both operators do w-stacking (no streaming
-// column: w-stacking holds every block). Usage: bench_gpu_gridding [--cpu-all] [--eps E]
+// column: w-stacking holds every block), CUDA with the tiled gridder and with one thread per
+// sample (cuda-tiled, cuda-simple). Usage: bench_gpu_gridding [--cpu-all] [--eps E]
 //   [--sizes 2048,4096] [--vis 1e7,1e8] [--device N] [--wstack WMAX]
 #include <algorithm>
 #include <chrono>
@@ -141,9 +142,13 @@ int main(int argc, char** argv) {
       std::vector<cf> vis_gpu(nvis), vis_cpu;
       char label[16];
       std::snprintf(label, sizeof label, "%.0e", nv);
-      {
+      // With w-stacking both gridders: the tiled one (the default) and one thread per sample.
+      for (const char* gridder : wstack ? std::vector<const char*>{"tiled", "simple"}
+                                        : std::vector<const char*>{"tiled"}) {
+        setenv("APERTURA_CUDA_GRIDDER", gridder, 1);
         std::string report;
         auto op = makeOperator<float>(g, s, BackendRequest{"cuda", device}, &report);
+        unsetenv("APERTURA_CUDA_GRIDDER");
         const double t_upload = once([&] { op->setSamples({block}); });
         op->degrid(image.data(), {vis_gpu.data()});  // warm-up (cuFFT plans, first launches)
         const double t_degrid = median3([&] { op->degrid(image.data(), {vis_gpu.data()}); });
@@ -164,9 +169,11 @@ int main(int argc, char** argv) {
           });
           std::snprintf(stream, sizeof stream, "%.1f", nvis / t_stream / 1e6);
         }
-        std::printf("%-8s %-6d %-4s %5d %9.3f %10.4f %11.1f %10.4f %11.1f %10s %10s\n", "cuda", n,
-                    label, op->kernel().support, t_upload, t_grid, nvis / t_grid / 1e6, t_degrid,
-                    nvis / t_degrid / 1e6, stream, "");
+        const std::string backend =
+            std::string("cuda") + (wstack ? std::string("-") + gridder : "");
+        std::printf("%-8s %-6d %-4s %5d %9.3f %10.4f %11.1f %10.4f %11.1f %10s %10s\n",
+                    backend.c_str(), n, label, op->kernel().support, t_upload, t_grid,
+                    nvis / t_grid / 1e6, t_degrid, nvis / t_degrid / 1e6, stream, "");
         if (wstack)
           std::printf("  %s\n", op->describe().c_str());
         std::fflush(stdout);

@@ -84,8 +84,21 @@ struct AtomicAdd {
   }
 };
 
-// grid (interleaved re, im) += weight * vis * taps; weights may be null (all ones); samples of
-// weight 0 (flagged) are skipped, as on the CPU.
+// Sample i's visibility times its weight (weights may be null: all ones) into (vr, vi); false for
+// a sample of weight 0 (flagged), which gridding skips, as on the CPU.
+template <typename T>
+__device__ inline bool weightedVisibility(const typename DeviceComplex<T>::type* __restrict__ vis,
+                                          const float* __restrict__ weights, unsigned long long i,
+                                          T& vr, T& vi) {
+  const T w = weights ? T(weights[i]) : T(1);
+  if (w == T(0))
+    return false;
+  vr = vis[i].x * w;
+  vi = vis[i].y * w;
+  return true;
+}
+
+// grid (interleaved re, im) += weight * vis * taps (weightedVisibility).
 template <typename T, typename G>
 __global__ void gridKernel(DeviceKernelParams k, SampleArgs s,
                            const typename DeviceComplex<T>::type* __restrict__ vis,
@@ -93,12 +106,12 @@ __global__ void gridKernel(DeviceKernelParams k, SampleArgs s,
   const unsigned long long i = threadIndex();
   if (i >= s.count)
     return;
-  const T w = weights ? T(weights[i]) : T(1);
-  if (w == T(0))
+  T vr, vi;
+  if (!weightedVisibility<T>(vis, weights, i, vr, vi))
     return;
   double gu, gv;
   s.coordinates(i, gu, gv);
-  imaging::deviceGridSample<T>(k, gu, gv, vis[i].x * w, vis[i].y * w, grid, AtomicAdd{});
+  imaging::deviceGridSample<T>(k, gu, gv, vr, vi, grid, AtomicAdd{});
 }
 
 // The sum of a block's threads' values, valid in thread 0 (warp shuffles, then one shared value

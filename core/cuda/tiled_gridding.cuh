@@ -81,10 +81,9 @@ __global__ void tiledGridKernel(DeviceKernelParams k, SampleArgs s, TileArgs t,
                                 const typename DeviceComplex<T>::type* __restrict__ vis,
                                 const float* __restrict__ weights, G* grid) {
   tiledItemPass(k, s, t, grid, [&](unsigned long long i, double gu, double gv, int tile, G* patch) {
-    const T w = weights ? T(weights[i]) : T(1);
-    if (w == T(0))
+    T vr, vi;
+    if (!weightedVisibility<T>(vis, weights, i, vr, vi))
       return;
-    const T vr = vis[i].x * w, vi = vis[i].y * w;
     if (!imaging::devicePatchSample<T>(k, t.tiling, tile, gu, gv, vr, vi, patch, AtomicAdd{}))
       imaging::deviceGridSample<T>(k, gu, gv, vr, vi, grid, AtomicAdd{});
   });

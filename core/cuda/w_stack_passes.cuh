@@ -174,7 +174,7 @@ class WStackPasses {
       check(cudaGetLastError(), "w-plane image-to-grid kernel launch");
       forward();
       forSamplesOnPlane(
-          held, plane,
+          held, plane, false,
           [&](std::size_t b, const SampleArgs& args, std::size_t first, std::size_t count) {
             wDegridKernel<T><<<c_.blocksFor(count), c_.threads, 0, c_.stream>>>(
                 c_.packed, ws_, plane, args, grid, held[b]->w_order.data(), first, count,
@@ -196,31 +196,25 @@ class WStackPasses {
     for (int plane = 0; plane < ws_.planes; ++plane) {
       check(cudaMemsetAsync(plane_grid, 0, cells() * sizeof(*plane_grid), c_.stream),
             "cudaMemset (w grid)");
-      for (std::size_t b = 0; b < held.size(); ++b) {
-        const CudaPlannedBlock& block = *held[b];
-        const typename DeviceComplex<T>::type* vis = vis_.data() + first_[b];
-        const float* w = weights && (*weights)[b] ? weights_.data() + first_[b] : nullptr;
-        G* target = reinterpret_cast<G*>(plane_grid);
-        if (hasTilePlan(block)) {
-          const auto [first, last] =
-              imaging::samplesOnPlane(block.w_item_start, plane, c_.packed.support);
-          if (last == first)
-            continue;
-          const TileArgs items = planeItems(block, first);
-          wTiledGridKernel<T, G><<<unsigned(last - first), c_.threads,
-                                   tiledGridSharedBytes<G>(items.tiling), c_.stream>>>(
-              c_.packed, ws_, plane, samples_.coordinates(block), items, vis, w, target);
-          check(cudaGetLastError(), "w-plane tiled grid kernel launch");
-          continue;
-        }
-        const auto [first, last] = imaging::samplesOnPlane(block.w_start, plane, c_.packed.support);
-        if (last == first)
-          continue;
-        wGridKernel<T, G><<<c_.blocksFor(last - first), c_.threads, 0, c_.stream>>>(
-            c_.packed, ws_, plane, samples_.coordinates(block), vis, w, block.w_order.data(), first,
-            last - first, target);
-        check(cudaGetLastError(), "w-plane grid kernel launch");
-      }
+      forSamplesOnPlane(
+          held, plane, true,
+          [&](std::size_t b, const SampleArgs& args, std::size_t first, std::size_t count) {
+            const CudaPlannedBlock& block = *held[b];
+            const typename DeviceComplex<T>::type* vis = vis_.data() + first_[b];
+            const float* w = weights && (*weights)[b] ? weights_.data() + first_[b] : nullptr;
+            G* target = reinterpret_cast<G*>(plane_grid);
+            if (hasTilePlan(block)) {
+              const TileArgs items = planeItems(block, first);
+              wTiledGridKernel<T, G>
+                  <<<unsigned(count), c_.threads, tiledGridSharedBytes<G>(items.tiling),
+                     c_.stream>>>(c_.packed, ws_, plane, args, items, vis, w, target);
+              check(cudaGetLastError(), "w-plane tiled grid kernel launch");
+            } else {
+              wGridKernel<T, G><<<c_.blocksFor(count), c_.threads, 0, c_.stream>>>(
+                  c_.packed, ws_, plane, args, vis, w, block.w_order.data(), first, count, target);
+              check(cudaGetLastError(), "w-plane grid kernel launch");
+            }
+          });
       inverse();
       wGridToImageKernel<T, G><<<c_.blocksFor(pixels), c_.threads, 0, c_.stream>>>(
           c_.geometry.nx, c_.geometry.ny, c_.packed.grid_u, c_.packed.grid_v, ws_, plane,
@@ -260,16 +254,18 @@ class WStackPasses {
     return a;
   }
 
-  // One launch per block over its samples that reach `plane` (a range of its w order):
-  // launch(block, coordinates, first, count).
+  // One launch per block over its samples that reach `plane`: launch(block, coordinates, first,
+  // count) with a range of its w order, or with `by_items` and a tile plan, of its work items.
   template <typename Launch>
   void forSamplesOnPlane(const std::vector<std::unique_ptr<CudaPlannedBlock>>& held, int plane,
-                         Launch launch) {
+                         bool by_items, Launch launch) {
     for (std::size_t b = 0; b < held.size(); ++b) {
-      const auto [first, last] =
-          imaging::samplesOnPlane(held[b]->w_start, plane, c_.packed.support);
+      const CudaPlannedBlock& block = *held[b];
+      const std::vector<std::size_t>& offsets =
+          by_items && hasTilePlan(block) ? block.w_item_start : block.w_start;
+      const auto [first, last] = imaging::samplesOnPlane(offsets, plane, c_.packed.support);
       if (last > first)
-        launch(b, samples_.coordinates(*held[b]), first, last - first);
+        launch(b, samples_.coordinates(block), first, last - first);
     }
   }
 

@@ -72,13 +72,12 @@ __global__ void wGridKernel(DeviceKernelParams k, DeviceWStack ws, int plane, Sa
   if (j >= count)
     return;
   const unsigned long long i = order[first + j];
-  const T w = weights ? T(weights[i]) : T(1);
-  if (w == T(0))
+  T vr, vi;
+  if (!weightedVisibility<T>(vis, weights, i, vr, vi))
     return;
   double gu, gv;
   s.coordinates(i, gu, gv);
-  imaging::deviceWGridSample<T>(k, ws, plane, gu, gv, s.wCoordinate(i), vis[i].x * w, vis[i].y * w,
-                                grid, AtomicAdd{});
+  imaging::deviceWGridSample<T>(k, ws, plane, gu, gv, s.wCoordinate(i), vr, vi, grid, AtomicAdd{});
 }
 
 // wGridKernel through the tiled gridder: one thread block per work item of the plane's range
@@ -90,11 +89,10 @@ __global__ void wTiledGridKernel(DeviceKernelParams k, DeviceWStack ws, int plan
                                  const typename DeviceComplex<T>::type* __restrict__ vis,
                                  const float* __restrict__ weights, G* grid) {
   tiledItemPass(k, s, t, grid, [&](unsigned long long i, double gu, double gv, int tile, G* patch) {
-    const T w = weights ? T(weights[i]) : T(1);
-    if (w == T(0))
-      return;
-    imaging::deviceWPatchSample<T>(k, t.tiling, ws, plane, tile, gu, gv, s.wCoordinate(i),
-                                   vis[i].x * w, vis[i].y * w, patch, grid, AtomicAdd{});
+    T vr, vi;
+    if (weightedVisibility<T>(vis, weights, i, vr, vi))
+      imaging::deviceWPatchSample<T>(k, t.tiling, ws, plane, tile, gu, gv, s.wCoordinate(i), vr, vi,
+                                     patch, grid, AtomicAdd{});
   });
 }
 

@@ -17,6 +17,7 @@
 #include "core/imaging/tile_plan.h"
 #include "core/util/input_error.h"
 #include "tests/imaging/cuda_emulation.h"
+#include "tests/imaging/cuda_wstack_emulation.h"
 #include "tests/imaging/dft_reference.h"
 
 using namespace apertura;

@@ -9,12 +9,17 @@
 
 namespace apertura::compute {
 
-// A vector of doubles where a VectorSpace keeps it: host RAM, or an accelerator's memory. Only
-// its own space reads or writes the elements; the host sees them through upload/download.
+// How a space vector stores its elements: double, or float for L-BFGS's curvature pairs (half
+// the memory; the arithmetic on them is still done in double).
+enum class Element { Double, Float };
+
+// A vector where a VectorSpace keeps it: host RAM, or an accelerator's memory. Only its own space
+// reads or writes the elements; the host sees them through upload/download.
 class SpaceVector {
  public:
   virtual ~SpaceVector() = default;
   virtual std::size_t size() const = 0;
+  virtual Element element() const { return Element::Double; }
 };
 using SpaceVectorPtr = std::unique_ptr<SpaceVector>;
 
@@ -69,6 +74,10 @@ class VectorSpace {
   virtual std::string describe() const = 0;
 
   virtual SpaceVectorPtr create(std::size_t n) = 0;  // zero-filled
+  // A zero-filled vector of floats, for L-BFGS's curvature pairs. Only dot (either operand), axpy
+  // (as x) and differences (as s and y) take one; every other operation wants double vectors and
+  // throws std::invalid_argument for a float one.
+  virtual SpaceVectorPtr createFloat(std::size_t n) = 0;
   virtual void upload(const double* host, SpaceVector& v) = 0;
   virtual void download(const SpaceVector& v, double* host) = 0;
   virtual void copy(const SpaceVector& from, SpaceVector& to) = 0;
@@ -79,6 +88,7 @@ class VectorSpace {
   virtual void copyRange(const SpaceVector& from, std::size_t from_offset, SpaceVector& to,
                          std::size_t to_offset, std::size_t n) = 0;
 
+  // Float elements are widened to double before they are multiplied or added.
   virtual double dot(const SpaceVector& a, const SpaceVector& b) = 0;
   virtual void axpy(double a, const SpaceVector& x, SpaceVector& y) = 0;  // y += a x
   virtual void scale(double a, SpaceVector& x) = 0;                       // x *= a
@@ -98,11 +108,16 @@ class VectorSpace {
                     SpaceVector& out) = 0;
   virtual double dotDifference(const SpaceVector& g, const SpaceVector& a,
                                const SpaceVector& b) = 0;
-  // s = x_new - x and y = g_new - g, stored where s and y are not null; returns s.y, s.s, y.y.
+  // s = x_new - x and y = g_new - g, formed in double and stored (in s's and y's element type,
+  // which must be the same) where s and y are not null; returns s.y, s.s, y.y of the double
+  // differences and, in stored_sy, s.y of the pair as stored (sy for double vectors, or when
+  // nothing is stored): float pairs take their rho from it, so that the curvature information
+  // stored is self-consistent.
   struct PairSums {
     double sy = 0.0;
     double ss = 0.0;
     double yy = 0.0;
+    double stored_sy = 0.0;
   };
   virtual PairSums differences(const SpaceVector& x_new, const SpaceVector& x,
                                const SpaceVector& g_new, const SpaceVector& g, SpaceVector* s,

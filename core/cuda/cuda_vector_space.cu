@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <utility>
 
 #include "core/cuda/space_kernels.cuh"
 
@@ -38,15 +39,15 @@ unsigned CudaVectorSpace::blocks(std::size_t n) const {
 const double* CudaVectorSpace::of(const compute::SpaceVector& v) {
   const auto* c = dynamic_cast<const Vec*>(&v);
   if (c == nullptr)
-    throw std::invalid_argument("CUDA vector space: a vector of another space");
+    throw std::invalid_argument(
+        v.element() == compute::Element::Float
+            ? "CUDA vector space: a float vector where a double one is needed"
+            : "CUDA vector space: a vector of another space");
   return c->data.data();
 }
 
 double* CudaVectorSpace::of(compute::SpaceVector& v) {
-  auto* c = dynamic_cast<Vec*>(&v);
-  if (c == nullptr)
-    throw std::invalid_argument("CUDA vector space: a vector of another space");
-  return c->data.data();
+  return const_cast<double*>(of(std::as_const(v)));
 }
 
 std::string CudaVectorSpace::describe() const {
@@ -71,6 +72,17 @@ compute::SpaceVectorPtr CudaVectorSpace::create(std::size_t n) {
   v->data.reserve(std::max<std::size_t>(1, n), device_, "an image-sized vector of the optimizer");
   v->n = n;
   check(cudaMemsetAsync(v->data.data(), 0, n * sizeof(double), stream_), "cudaMemset (vector)");
+  return v;
+}
+
+compute::SpaceVectorPtr CudaVectorSpace::createFloat(std::size_t n) {
+  selectDevice();
+  auto v = std::make_unique<FloatVec>();
+  v->data.track(bytes_);
+  v->data.reserve(std::max<std::size_t>(1, n), device_, "an L-BFGS correction vector (float)");
+  v->n = n;
+  check(cudaMemsetAsync(v->data.data(), 0, n * sizeof(float), stream_),
+        "cudaMemset (float vector)");
   return v;
 }
 
@@ -112,25 +124,6 @@ void CudaVectorSpace::fill(double value, compute::SpaceVector& v) {
   forEachKernel<<<elementBlocks(v.size()), kThreads, 0, stream_>>>(
       v.size(), [=] __device__(unsigned long long i) { p[i] = value; });
   check(cudaGetLastError(), "fill kernel launch");
-}
-
-double CudaVectorSpace::dot(const compute::SpaceVector& va, const compute::SpaceVector& vb) {
-  requireSame(va.size(), vb.size(), "dot");
-  const double* a = of(va);
-  const double* b = of(vb);
-  double s = 0.0;
-  reduce<1>(
-      va.size(), [=] __device__(unsigned long long i, double* acc) { acc[0] += a[i] * b[i]; }, &s);
-  return s;
-}
-
-void CudaVectorSpace::axpy(double a, const compute::SpaceVector& vx, compute::SpaceVector& vy) {
-  requireSame(vx.size(), vy.size(), "axpy");
-  const double* x = of(vx);
-  double* y = of(vy);
-  forEachKernel<<<elementBlocks(vy.size()), kThreads, 0, stream_>>>(
-      vy.size(), [=] __device__(unsigned long long i) { y[i] += a * x[i]; });
-  check(cudaGetLastError(), "axpy kernel launch");
 }
 
 void CudaVectorSpace::scale(double a, compute::SpaceVector& vx) {
@@ -226,39 +219,6 @@ double CudaVectorSpace::dotDifference(const compute::SpaceVector& vg,
       vg.size(),
       [=] __device__(unsigned long long i, double* acc) { acc[0] += g[i] * (a[i] - b[i]); }, &s);
   return s;
-}
-
-compute::VectorSpace::PairSums CudaVectorSpace::differences(const compute::SpaceVector& vxn,
-                                                            const compute::SpaceVector& vx,
-                                                            const compute::SpaceVector& vgn,
-                                                            const compute::SpaceVector& vg,
-                                                            compute::SpaceVector* vs,
-                                                            compute::SpaceVector* vy) {
-  requireSame(vxn.size(), vx.size(), "differences");
-  requireSame(vgn.size(), vg.size(), "differences");
-  requireSame(vx.size(), vg.size(), "differences");
-  const double* xn = of(vxn);
-  const double* x = of(vx);
-  const double* gn = of(vgn);
-  const double* g = of(vg);
-  double* s = vs ? of(*vs) : nullptr;
-  double* y = vy ? of(*vy) : nullptr;
-  double sums[3] = {};
-  reduce<3>(
-      vx.size(),
-      [=] __device__(unsigned long long i, double* acc) {
-        const double si = xn[i] - x[i];
-        const double yi = gn[i] - g[i];
-        acc[0] += si * yi;
-        acc[1] += si * si;
-        acc[2] += yi * yi;
-        if (s != nullptr)
-          s[i] = si;
-        if (y != nullptr)
-          y[i] = yi;
-      },
-      sums);
-  return {sums[0], sums[1], sums[2]};
 }
 
 compute::VectorSpace::ConjugateProducts CudaVectorSpace::conjugateProducts(

@@ -14,27 +14,40 @@ namespace apertura::cuda {
 
 class CudaVectorSpace final : public compute::VectorSpace {
  public:
-  class Vec final : public compute::SpaceVector {
+  // A device vector of T: double, or float (createFloat, L-BFGS's curvature pairs).
+  template <typename T>
+  class Elements final : public compute::SpaceVector {
    public:
     std::size_t size() const override { return n; }
-    DeviceArray<double> data;
+    compute::Element element() const override {
+      return sizeof(T) == sizeof(float) ? compute::Element::Float : compute::Element::Double;
+    }
+    DeviceArray<T> data;
     std::size_t n = 0;
   };
+  using Vec = Elements<double>;
+  using FloatVec = Elements<float>;
   // The operator's device, stream and byte counter: the space's vectors count as the
   // operator's memory in the telemetry, and bytesHeld() is that counter's total.
   CudaVectorSpace(int device, cudaStream_t stream, ByteCounter bytes);
 
+  // A double vector's elements (std::invalid_argument for a float or another space's vector).
   static const double* of(const compute::SpaceVector& v);
   static double* of(compute::SpaceVector& v);
+  // A float vector's elements (std::invalid_argument for any other).
+  static const float* floatsOf(const compute::SpaceVector& v);
+  static float* floatsOf(compute::SpaceVector& v);
 
   std::string describe() const override;
   compute::SpaceVectorPtr create(std::size_t n) override;
+  compute::SpaceVectorPtr createFloat(std::size_t n) override;
   void upload(const double* host, compute::SpaceVector& v) override;
   void download(const compute::SpaceVector& v, double* host) override;
   void copy(const compute::SpaceVector& from, compute::SpaceVector& to) override;
   void fill(double value, compute::SpaceVector& v) override;
   void copyRange(const compute::SpaceVector& from, std::size_t from_offset,
                  compute::SpaceVector& to, std::size_t to_offset, std::size_t n) override;
+  // dot, axpy and differences take float vectors too: in cuda_space_pairs.cu.
   double dot(const compute::SpaceVector& a, const compute::SpaceVector& b) override;
   void axpy(double a, const compute::SpaceVector& x, compute::SpaceVector& y) override;
   void scale(double a, compute::SpaceVector& x) override;
@@ -95,6 +108,16 @@ class CudaVectorSpace final : public compute::VectorSpace {
   // i's terms into acc[0..K).
   template <int K, typename Term>
   void reduce(std::size_t n, Term term, double* sums);
+
+  // dot, axpy and differences on elements of their own types (double or float), in
+  // cuda_space_pairs.cu (public: an extended lambda's enclosing function may not be private).
+  template <typename A, typename B>
+  double dotOf(std::size_t n, const A* a, const B* b);
+  template <typename X>
+  void axpyOf(std::size_t n, double a, const X* x, double* y);
+  template <typename T>
+  PairSums differencesOf(std::size_t n, const double* xn, const double* x, const double* gn,
+                         const double* g, T* s, T* y);
 
  private:
   void selectDevice() const;

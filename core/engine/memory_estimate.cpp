@@ -35,18 +35,18 @@ std::uint64_t historyMemoryBytes(const project::OptimizerSettings& o) {
 
 OptimizerMemory optimizerMemory(const project::ProjectSettings& s, std::uint64_t pixels) {
   const auto& o = s.optimizer;
-  // L-BFGS working vectors besides the model and the gradient: the line search's trial point and
-  // its gradient (double), and the direction (the projected gradient is formed in it, and s and y
-  // straight in the history's slots).
-  constexpr std::uint64_t kLbfgsDoubleWork = 2;
-  // The history's pairs (and the mapped spilled pair) and the direction are in double or float.
+  // L-BFGS working vectors besides the model and the gradient, all double: the direction (the
+  // projected gradient is formed in it, and s and y straight in the history's slots), the line
+  // search's trial point and its gradient.
+  constexpr std::uint64_t kLbfgsDoubleWork = 3;
+  // The history's pairs (and the mapped spilled pair) are in double or float.
   const auto lbfgs = [&](std::uint64_t m, std::uint64_t resident, std::uint64_t element) {
     OptimizerMemory mem;
     resident = std::min(m, std::max<std::uint64_t>(1, resident));
     // Streaming maps one spilled (s, y) pair at a time: resident while it is read.
     const std::uint64_t history_vectors = 2 * resident + (resident < m ? 2 : 0);
-    mem.ram_vectors = history_vectors + 1 + kLbfgsDoubleWork;
-    mem.ram_bytes = ((history_vectors + 1) * element + kLbfgsDoubleWork * sizeof(double)) * pixels;
+    mem.ram_vectors = history_vectors + kLbfgsDoubleWork;
+    mem.ram_bytes = (history_vectors * element + kLbfgsDoubleWork * sizeof(double)) * pixels;
     mem.spill_bytes = 2 * (m - resident) * pixels * element;
     return mem;
   };
@@ -110,9 +110,9 @@ bool optimizerOnDevice(const project::ProjectSettings& s, bool deterministic_red
     history.max_corrections = o.history;
     history.in_memory_limit = o.in_memory_limit.value_or(0);
     history.memory_threshold_bytes = historyMemoryBytes(o);
-    return o.history_precision != "float" &&
-           rml::LbfgsHistory::residentPairs(std::uint64_t(s.imaging.nx) * s.imaging.ny, history) ==
-               std::max(1, o.history);
+    history.float_storage = o.history_precision == "float";
+    return rml::LbfgsHistory::residentPairs(std::uint64_t(s.imaging.nx) * s.imaging.ny, history) ==
+           std::max(1, o.history);
   }
   if (o.method.rfind("cg-", 0) == 0)
     return true;
@@ -219,11 +219,11 @@ MemoryEstimate estimateMemory(const project::ProjectSettings& s, const DataVolum
       e.device_bytes += data.samples * (complex_size + sizeof(float) + sizeof(std::uint32_t)) +
                         2 * pixels * sizeof(double);
     if (e.optimizer_on_device) {
-      // The optimizer's vectors, the iterate and its gradient, and four images of the
-      // objective's (the mapped image and its gradient, the support, the regularizers' masks),
-      // as rml::residentLbfgsBytes allows for. w-stacking's resident chi2 also keeps the
-      // measured visibilities (complex float) on the device.
-      e.device_bytes += (optimizer.ram_vectors + 2 + 4) * planes * pixels * sizeof(double);
+      // The optimizer's vectors (float L-BFGS pairs at 4 bytes), the iterate and its gradient,
+      // and four images of the objective's (the mapped image and its gradient, the support, the
+      // regularizers' masks), as rml::residentLbfgsBytes allows for. w-stacking's resident chi2
+      // also keeps the measured visibilities (complex float) on the device.
+      e.device_bytes += optimizer.ram_bytes + (2 + 4) * planes * pixels * sizeof(double);
       if (planes > 1) {
         // A cube: every plane-wise term's two plane vectors (the data term's and each
         // regularizer's), each plane's regularizers' masks and work images (one per plane and

@@ -61,10 +61,10 @@ OptimizerMemory optimizerMemory(const project::ProjectSettings& settings, std::u
 // Whether a run keeps the optimizer's vectors in the GPU's memory (the resident RML iteration;
 // solver_run decides it at run time on the same conditions, for one process): the CUDA backend
 // (an image, or a cube: its planes are copied to plane vectors there), built-in regularizers only,
-// and L-BFGS with double pairs all in memory, nonlinear CG, or FISTA with any of them (l1, tv and
-// tv-aniso each have a resident prox, over x >= 0 too, several joined by an inner SDMM); not with
-// the deterministic reduction's exact per-chunk sums, which are formed on the host (w-stacking
-// has none). The device's free memory is checked at run time only.
+// and L-BFGS with its pairs (double or float) all in memory, nonlinear CG, or FISTA with any of
+// them (l1, tv and tv-aniso each have a resident prox, over x >= 0 too, several joined by an inner
+// SDMM); not with the deterministic reduction's exact per-chunk sums, which are formed on the host
+// (w-stacking has none). The device's free memory is checked at run time only.
 bool optimizerOnDevice(const project::ProjectSettings& settings,
                        bool deterministic_reduction = false);
 // optimizer.history_memory_gb in bytes (0: no limit), as the L-BFGS history takes it.

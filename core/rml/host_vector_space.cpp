@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <utility>
 
 #include "core/rml/detail/parallel_sum.h"
 
@@ -28,19 +29,23 @@ bool held(bool positivity, double x, double g) {
 const std::vector<double>& HostVectorSpace::of(const SpaceVector& v) {
   const auto* h = dynamic_cast<const Vec*>(&v);
   if (h == nullptr)
-    throw std::invalid_argument("host vector space: a vector of another space");
+    throw std::invalid_argument(
+        v.element() == compute::Element::Float
+            ? "host vector space: a float vector where a double one is needed"
+            : "host vector space: a vector of another space");
   return h->data;
 }
 
 std::vector<double>& HostVectorSpace::of(SpaceVector& v) {
-  auto* h = dynamic_cast<Vec*>(&v);
-  if (h == nullptr)
-    throw std::invalid_argument("host vector space: a vector of another space");
-  return h->data;
+  return const_cast<std::vector<double>&>(of(std::as_const(v)));
 }
 
 compute::SpaceVectorPtr HostVectorSpace::create(std::size_t n) {
-  return std::make_unique<Vec>(n, elements_);
+  return std::make_unique<Vec>(n, bytes_);
+}
+
+compute::SpaceVectorPtr HostVectorSpace::createFloat(std::size_t n) {
+  return std::make_unique<FloatVec>(n, bytes_);
 }
 
 void HostVectorSpace::upload(const double* host, SpaceVector& v) {
@@ -69,28 +74,6 @@ void HostVectorSpace::copyRange(const SpaceVector& from, std::size_t from_offset
 void HostVectorSpace::fill(double value, SpaceVector& v) {
   auto& d = of(v);
   std::fill(d.begin(), d.end(), value);
-}
-
-double HostVectorSpace::dot(const SpaceVector& va, const SpaceVector& vb) {
-  const auto& a = of(va);
-  const auto& b = of(vb);
-  requireSameSize(a, b, "dot");
-  return blockedSum(a.size(), [&](std::size_t begin, std::size_t end) {
-    double s = 0.0;
-    for (std::size_t i = begin; i < end; ++i)
-      s += a[i] * b[i];
-    return s;
-  });
-}
-
-void HostVectorSpace::axpy(double a, const SpaceVector& vx, SpaceVector& vy) {
-  const auto& x = of(vx);
-  auto& y = of(vy);
-  requireSameSize(x, y, "axpy");
-  parallelFor(y.size(), [&](std::size_t begin, std::size_t end) {
-    for (std::size_t i = begin; i < end; ++i)
-      y[i] += a * x[i];
-  });
 }
 
 void HostVectorSpace::scale(double a, SpaceVector& vx) {
@@ -184,39 +167,6 @@ double HostVectorSpace::dotDifference(const SpaceVector& vg, const SpaceVector& 
       s += g[i] * (a[i] - b[i]);
     return s;
   });
-}
-
-compute::VectorSpace::PairSums HostVectorSpace::differences(const SpaceVector& vxn,
-                                                            const SpaceVector& vx,
-                                                            const SpaceVector& vgn,
-                                                            const SpaceVector& vg, SpaceVector* vs,
-                                                            SpaceVector* vy) {
-  const auto& xn = of(vxn);
-  const auto& x = of(vx);
-  const auto& gn = of(vgn);
-  const auto& g = of(vg);
-  double* s = vs ? of(*vs).data() : nullptr;
-  double* y = vy ? of(*vy).data() : nullptr;
-  requireSameSize(xn, x, "differences");
-  requireSameSize(gn, g, "differences");
-  requireSameSize(x, g, "differences");
-  const auto sums = detail::blockedSums<3>(
-      x.size(), [&](std::size_t begin, std::size_t end, std::array<double, 3>& acc) {
-        double sy = 0.0, ss = 0.0, yy = 0.0;
-        for (std::size_t i = begin; i < end; ++i) {
-          const double si = xn[i] - x[i];
-          const double yi = gn[i] - g[i];
-          sy += si * yi;
-          ss += si * si;
-          yy += yi * yi;
-          if (s != nullptr)
-            s[i] = si;
-          if (y != nullptr)
-            y[i] = yi;
-        }
-        acc = {sy, ss, yy};
-      });
-  return {sums[0], sums[1], sums[2]};
 }
 
 compute::VectorSpace::ConjugateProducts HostVectorSpace::conjugateProducts(const SpaceVector& vg0,
@@ -326,7 +276,7 @@ void HostVectorSpace::mapGradient(compute::PixelMapping m, const SpaceVector& vx
 }
 
 std::size_t HostVectorSpace::bytesHeld() const {
-  return *elements_ * sizeof(double);
+  return *bytes_;
 }
 
 }  // namespace apertura::rml

@@ -15,30 +15,44 @@ namespace apertura::rml {
 // checked against; the resident solvers run on it in the CPU tests.
 class HostVectorSpace final : public compute::VectorSpace {
  public:
-  class Vec final : public compute::SpaceVector {
+  // A vector of T (double, or float from createFloat); its bytes count in bytesHeld() while it
+  // lives.
+  template <typename T>
+  class Elements final : public compute::SpaceVector {
    public:
-    Vec(std::size_t n, std::shared_ptr<std::atomic<std::size_t>> held)
-        : data(n, 0.0), held_(std::move(held)) {
-      *held_ += n;
+    Elements(std::size_t n, std::shared_ptr<std::atomic<std::size_t>> held)
+        : data(n, T(0)), held_(std::move(held)) {
+      *held_ += n * sizeof(T);
     }
-    ~Vec() override { *held_ -= data.size(); }
+    ~Elements() override { *held_ -= data.size() * sizeof(T); }
     std::size_t size() const override { return data.size(); }
-    std::vector<double> data;  // its size is fixed: the count of held elements follows it
+    compute::Element element() const override {
+      return sizeof(T) == sizeof(float) ? compute::Element::Float : compute::Element::Double;
+    }
+    std::vector<T> data;  // its size is fixed: the count of held bytes follows it
 
    private:
     std::shared_ptr<std::atomic<std::size_t>> held_;
   };
+  using Vec = Elements<double>;
+  using FloatVec = Elements<float>;
+  // A double vector's elements (std::invalid_argument for a float or another space's vector).
   static const std::vector<double>& of(const compute::SpaceVector& v);
   static std::vector<double>& of(compute::SpaceVector& v);
+  // A float vector's elements (std::invalid_argument for any other).
+  static const std::vector<float>& floatsOf(const compute::SpaceVector& v);
+  static std::vector<float>& floatsOf(compute::SpaceVector& v);
 
   std::string describe() const override { return "host"; }
   compute::SpaceVectorPtr create(std::size_t n) override;
+  compute::SpaceVectorPtr createFloat(std::size_t n) override;
   void upload(const double* host, compute::SpaceVector& v) override;
   void download(const compute::SpaceVector& v, double* host) override;
   void copy(const compute::SpaceVector& from, compute::SpaceVector& to) override;
   void fill(double value, compute::SpaceVector& v) override;
   void copyRange(const compute::SpaceVector& from, std::size_t from_offset,
                  compute::SpaceVector& to, std::size_t to_offset, std::size_t n) override;
+  // dot, axpy and differences take float vectors too: in host_vector_space_pairs.cpp.
   double dot(const compute::SpaceVector& a, const compute::SpaceVector& b) override;
   void axpy(double a, const compute::SpaceVector& x, compute::SpaceVector& y) override;
   void scale(double a, compute::SpaceVector& x) override;
@@ -93,9 +107,8 @@ class HostVectorSpace final : public compute::VectorSpace {
 
  private:
   std::size_t available_ = std::numeric_limits<std::size_t>::max();
-  // Elements of the vectors alive (shared: a vector may outlive its space).
-  std::shared_ptr<std::atomic<std::size_t>> elements_ =
-      std::make_shared<std::atomic<std::size_t>>(0);
+  // Bytes of the vectors alive (shared: a vector may outlive its space).
+  std::shared_ptr<std::atomic<std::size_t>> bytes_ = std::make_shared<std::atomic<std::size_t>>(0);
 };
 
 // A host function seen through the host space (evaluateIn on the vectors' own storage, no

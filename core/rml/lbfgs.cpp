@@ -24,16 +24,15 @@ bool held(bool positivity, double x, double g) {
 }
 
 // d = sign * P g, the projected gradient (held pixels zeroed) formed straight into the direction
-// buffer; returns |P g| (accumulated in double from the unrounded values, blockwise).
-template <typename D>
+// buffer; returns |P g| (accumulated in double, blockwise).
 double projectedGradient(const Vector& x, const Vector& g, bool positivity, double sign,
-                         std::vector<D>& d) {
+                         Vector& d) {
   return std::sqrt(blockedSum(x.size(), [&](std::size_t begin, std::size_t end) {
     double norm2 = 0.0;
     for (std::size_t i = begin; i < end; ++i) {
       const double pg = held(positivity, x[i], g[i]) ? 0.0 : g[i];
       norm2 += pg * pg;
-      d[i] = D(sign * pg);
+      d[i] = sign * pg;
     }
     return norm2;
   }));
@@ -51,10 +50,9 @@ double projectedGradientNorm(const Vector& x, const Vector& g, bool positivity) 
   }));
 }
 
-// The iteration, with the direction d stored in D: double, or float with float pairs (whose
-// two-loop recursion yields a direction accurate to float only). The iterate, the gradient and
-// the trial point stay double: the line search compares values that differ by 1e-10 relative.
-template <typename D>
+// The iteration. With float pairs only the pairs are float: the direction, the iterate, the
+// gradient and the trial point stay double (one vector each, against the 2 m of the pairs), so
+// the resident solver (resident_lbfgs.h) runs the same arithmetic on a space's vectors.
 OptimizerResult run(DifferentiableFunction& f, Vector x0, const LbfgsSettings& settings) {
   const std::size_t n = x0.size();
   OptimizerResult result;
@@ -67,7 +65,7 @@ OptimizerResult run(DifferentiableFunction& f, Vector x0, const LbfgsSettings& s
   // trial point with its gradient: the projected gradient is formed in d, and s and y straight in
   // the history's slot.
   Vector g(n);
-  std::vector<D> d(n);
+  Vector d(n);
   double fx = f.evaluate(x.data(), g.data());
   result.evaluations = 1;
   LbfgsHistoryOptions history_options;
@@ -77,7 +75,7 @@ OptimizerResult run(DifferentiableFunction& f, Vector x0, const LbfgsSettings& s
   history_options.scratch_dir = settings.scratch_dir;
   history_options.float_storage = settings.float_history;
   LbfgsHistory history(n, history_options);  // removes its spill files however the run ends
-  detail::TrialPoint<D> trial(f, x, d);
+  detail::TrialPoint trial(f, x, d);
   IterationMonitor monitor(settings.stop, &f);
 
   for (int iteration = 1;; ++iteration) {
@@ -91,7 +89,7 @@ OptimizerResult run(DifferentiableFunction& f, Vector x0, const LbfgsSettings& s
       parallelFor(n, [&](std::size_t begin, std::size_t end) {
         for (std::size_t i = begin; i < end; ++i) {
           if (held(true, x[i], g[i]))
-            d[i] = D(0.0);
+            d[i] = 0.0;
         }
       });
     }
@@ -118,7 +116,7 @@ OptimizerResult run(DifferentiableFunction& f, Vector x0, const LbfgsSettings& s
       for (int k = 0; k < settings.line_search.max_evaluations; ++k, a *= 0.5) {
         parallelFor(n, [&](std::size_t begin, std::size_t end) {
           for (std::size_t i = begin; i < end; ++i)
-            xt[i] = std::max(0.0, x[i] + a * double(d[i]));
+            xt[i] = std::max(0.0, x[i] + a * d[i]);
         });
         ls.value = f.evaluate(xt.data(), trial.gradient().data());
         ++ls.evaluations;
@@ -169,9 +167,7 @@ OptimizerResult minimizeLbfgs(DifferentiableFunction& f, Vector x0, const LbfgsS
     throw std::invalid_argument("L-BFGS: x0 has the wrong size");
   if (lbfgsRunsResident(f, settings))
     return minimizeLbfgsResident(f, std::move(x0), settings);
-  if (settings.float_history)
-    return run<float>(f, std::move(x0), settings);
-  return run<double>(f, std::move(x0), settings);
+  return run(f, std::move(x0), settings);
 }
 
 }  // namespace apertura::rml

@@ -6,14 +6,13 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <array>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
-#include <type_traits>
 
+#include "core/rml/detail/pair_differences.h"
 #include "core/rml/detail/parallel_sum.h"
 #include "core/util/input_error.h"
 
@@ -113,8 +112,8 @@ class LbfgsHistory::SpillFile {
 
 namespace {
 
-// The two-loop recursion's kernels on a stored vector of T (double or float) and a direction of
-// D (double or float), accumulating in double. Resident and spilled pairs go through the same
+// The two-loop recursion's kernels on a stored vector of T (double or float) and the double
+// direction, accumulating in double. Resident and spilled pairs go through the same
 // kernels: identical arithmetic. Parallel over fixed blocks (detail/parallel_sum.h): bitwise the
 // same whatever the number of threads.
 template <typename A, typename B>
@@ -126,80 +125,49 @@ double dotStored(const A* a, const B* b, std::size_t n) {
     return s;
   });
 }
-template <typename T, typename D>
-double dotWith(const T* a, const std::vector<D>& b) {
+template <typename T>
+double dotWith(const T* a, const Vector& b) {
   return dotStored(a, b.data(), b.size());
 }
 // y += a x, or y = -(y + a x) for the recursion's last step (the direction is -H q).
-template <bool kNegate, typename T, typename D>
-void axpyFrom(double a, const T* x, std::vector<D>& y) {
+template <bool kNegate, typename T>
+void axpyFrom(double a, const T* x, Vector& y) {
   detail::parallelFor(y.size(), [a, x, &y](std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i) {
-      const double v = double(y[i]) + a * double(x[i]);
-      y[i] = D(kNegate ? -v : v);
+      const double v = y[i] + a * double(x[i]);
+      y[i] = kNegate ? -v : v;
     }
   });
 }
 // d = scale * d, element by element.
-template <typename D>
-void scaleBy(double scale, std::vector<D>& d) {
+void scaleBy(double scale, Vector& d) {
   detail::parallelFor(d.size(), [scale, &d](std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i)
-      d[i] = D(double(d[i]) * scale);
+      d[i] *= scale;
   });
 }
 // d = -d.
-template <typename D>
-void negate(std::vector<D>& d) {
+void negate(Vector& d) {
   detail::parallelFor(d.size(), [&d](std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i)
       d[i] = -d[i];
   });
 }
 
-// s = x_new - x and y = g_new - g in double: their dot products (each accumulated blockwise in
-// index order, as separate detail::dot() calls would) and, when kStore, s and y rounded to T into
-// (s_out, y_out) with the dot product of the rounded pair (float pairs take rho from it, so the
-// stored curvature information is self-consistent).
-struct Differences {
-  double sy = 0.0;
-  double ss = 0.0;
-  double yy = 0.0;
-  double stored_sy = 0.0;
-};
-template <typename T, bool kStore>
-Differences differences(const Vector& x_new, const Vector& x, const Vector& g_new, const Vector& g,
-                        T* s_out, T* y_out) {
-  // Sums: s.y, s.s, y.y and the stored s.y.
-  const auto sums = detail::blockedSums<4>(
-      x.size(), [&](std::size_t begin, std::size_t end, std::array<double, 4>& acc) {
-        double sy = 0.0, ss = 0.0, yy = 0.0, stored_sy = 0.0;
-        for (std::size_t i = begin; i < end; ++i) {
-          const double s = x_new[i] - x[i];
-          const double y = g_new[i] - g[i];
-          sy += s * y;
-          ss += s * s;
-          yy += y * y;
-          if constexpr (kStore) {
-            s_out[i] = T(s);
-            y_out[i] = T(y);
-            if constexpr (std::is_same_v<T, float>)
-              stored_sy += double(s_out[i]) * double(y_out[i]);
-          }
-        }
-        acc = {sy, ss, yy, stored_sy};
-      });
-  Differences r;
-  r.sy = sums[0];
-  r.ss = sums[1];
-  r.yy = sums[2];
-  r.stored_sy = std::is_same_v<T, float> ? sums[3] : r.sy;
-  return r;
+using detail::PairDifferenceSums;
+
+template <typename T>
+PairDifferenceSums store(const Vector& x_new, const Vector& x, const Vector& g_new, const Vector& g,
+                         T* s, T* y) {
+  return detail::pairDifferences<T, true>(x.size(), x_new.data(), x.data(), g_new.data(), g.data(),
+                                          s, y);
 }
 
-// The dot products only (the pair is judged before a slot is given up for it).
-Differences measure(const Vector& x_new, const Vector& x, const Vector& g_new, const Vector& g) {
-  return differences<double, false>(x_new, x, g_new, g, nullptr, nullptr);
+// The sums only (the pair is judged before a slot is given up for it).
+PairDifferenceSums measure(const Vector& x_new, const Vector& x, const Vector& g_new,
+                           const Vector& g) {
+  return detail::pairDifferences<double, false>(x.size(), x_new.data(), x.data(), g_new.data(),
+                                                g.data(), nullptr, nullptr);
 }
 
 }  // namespace
@@ -311,11 +279,11 @@ LbfgsHistory::PushResult LbfgsHistory::push(const Vector& x_new, const Vector& x
   // four vectors), and only a kept pair drops or spills the oldest one and is stored (a second
   // pass): a rejected pair changes nothing, in RAM or on disk.
   const bool free_slot = size_ < capacity_ && resident_count_ < resident_capacity_;
-  const auto store = [&](Pair& slot) {
-    return float_ ? differences<float, true>(x_new, x, g_new, g, slot.fs.data(), slot.fy.data())
-                  : differences<double, true>(x_new, x, g_new, g, slot.s.data(), slot.y.data());
+  const auto into = [&](Pair& slot) {
+    return float_ ? store(x_new, x, g_new, g, slot.fs.data(), slot.fy.data())
+                  : store(x_new, x, g_new, g, slot.s.data(), slot.y.data());
   };
-  Differences diff = free_slot ? store(nextSlot()) : measure(x_new, x, g_new, g);
+  PairDifferenceSums diff = free_slot ? into(nextSlot()) : measure(x_new, x, g_new, g);
   PushResult result;
   result.sy = diff.sy;
   result.s_norm = std::sqrt(diff.ss);
@@ -336,7 +304,7 @@ LbfgsHistory::PushResult LbfgsHistory::push(const Vector& x_new, const Vector& x
     }
     if (resident_count_ == resident_capacity_)
       spillOldestResident();
-    diff.stored_sy = store(nextSlot()).stored_sy;
+    diff.stored_sy = into(nextSlot()).stored_sy;
   }
   nextSlot().rho = 1.0 / diff.stored_sy;
   ++resident_count_;
@@ -352,16 +320,8 @@ void LbfgsHistory::direction(Vector& d) {
   }
 }
 
-void LbfgsHistory::direction(std::vector<float>& d) {
-  if (float_) {
-    twoLoop<float>(d);
-  } else {
-    twoLoop<double>(d);
-  }
-}
-
-template <typename T, typename D>
-void LbfgsHistory::twoLoop(std::vector<D>& d) {
+template <typename T>
+void LbfgsHistory::twoLoop(Vector& d) {
   const int k = size_;
   if (k == 0) {
     negate(d);

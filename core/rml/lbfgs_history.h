@@ -59,11 +59,9 @@ class LbfgsHistory {
   int size() const { return size_; }
 
   // In place: on entry d holds the (projected) gradient q, on return -H q, by the two-loop
-  // recursion (newest pair first) with the Shanno-Phua scaling. Dot products accumulate in
-  // double; a float d rounds each update to float (used with float pairs, whose direction is
-  // only float-accurate anyway).
+  // recursion (newest pair first) with the Shanno-Phua scaling, in double (float pairs are
+  // widened element by element).
   void direction(Vector& d);
-  void direction(std::vector<float>& d);
 
   int maxCorrections() const { return capacity_; }
   int residentCapacity() const { return resident_capacity_; }
@@ -122,8 +120,8 @@ class LbfgsHistory {
   void spillOldestResident();
   // The slot the next pair goes to (free only while fewer than m pairs are held).
   Pair& nextSlot();
-  template <typename T, typename D>
-  void twoLoop(std::vector<D>& d);
+  template <typename T>
+  void twoLoop(Vector& d);
 
   std::size_t n_;
   bool float_;

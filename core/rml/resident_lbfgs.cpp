@@ -16,15 +16,15 @@ using compute::SpaceVector;
 using compute::SpaceVectorPtr;
 using compute::VectorSpace;
 
-// The m correction pairs in a ring of vectors allocated once in the space. Acceptance, rho and
-// the recursion are LbfgsHistory's with double pairs held in memory.
+// The m correction pairs in a ring of vectors allocated once in the space, double or float.
+// Acceptance, rho and the recursion are LbfgsHistory's with its pairs held in memory.
 class ResidentHistory {
  public:
-  ResidentHistory(VectorSpace& space, std::size_t n, int m) : space_(space) {
+  ResidentHistory(VectorSpace& space, std::size_t n, int m, bool float_pairs) : space_(space) {
     const int capacity = std::max(1, m);
     for (int k = 0; k < capacity; ++k) {
-      s_.push_back(space.create(n));
-      y_.push_back(space.create(n));
+      s_.push_back(float_pairs ? space.createFloat(n) : space.create(n));
+      y_.push_back(float_pairs ? space.createFloat(n) : space.create(n));
     }
     rho_.assign(std::size_t(capacity), 0.0);
     alpha_.assign(std::size_t(capacity), 0.0);
@@ -48,9 +48,11 @@ class ResidentHistory {
       const std::size_t reuse = std::size_t(oldest_);
       oldest_ = (oldest_ + 1) % capacity;
       --size_;
-      space_.differences(x_new, x, g_new, g, s_[reuse].get(), y_[reuse].get());
+      sums.stored_sy =
+          space_.differences(x_new, x, g_new, g, s_[reuse].get(), y_[reuse].get()).stored_sy;
     }
-    rho_[std::size_t((oldest_ + size_) % capacity)] = 1.0 / sums.sy;
+    // Float pairs: rho from the pair as stored, so the curvature information is self-consistent.
+    rho_[std::size_t((oldest_ + size_) % capacity)] = 1.0 / sums.stored_sy;
     ++size_;
   }
 
@@ -90,20 +92,23 @@ class ResidentHistory {
 
 }  // namespace
 
-std::size_t residentLbfgsBytes(std::size_t n, int history) {
-  return (2 * std::size_t(std::max(1, history)) + 5 + 4) * n * sizeof(double);
+std::size_t residentLbfgsBytes(std::size_t n, int history, bool float_pairs) {
+  const std::size_t pair_element = float_pairs ? sizeof(float) : sizeof(double);
+  return 2 * std::size_t(std::max(1, history)) * n * pair_element + (5 + 4) * n * sizeof(double);
 }
 
 bool lbfgsRunsResident(DifferentiableFunction& f, const LbfgsSettings& settings) {
   VectorSpace* space = f.residentSpace();
-  if (space == nullptr || settings.float_history)
+  if (space == nullptr)
     return false;
   LbfgsHistoryOptions o;
   o.max_corrections = settings.history;
   o.in_memory_limit = settings.in_memory_limit;
   o.memory_threshold_bytes = settings.memory_threshold_bytes;
+  o.float_storage = settings.float_history;
   return LbfgsHistory::residentPairs(f.dimension(), o) == std::max(1, settings.history) &&
-         residentLbfgsBytes(f.dimension(), settings.history) <= space->bytesAvailable();
+         residentLbfgsBytes(f.dimension(), settings.history, settings.float_history) <=
+             space->bytesAvailable();
 }
 
 OptimizerResult minimizeLbfgsResident(DifferentiableFunction& f, Vector x0,
@@ -122,7 +127,7 @@ OptimizerResult minimizeLbfgsResident(DifferentiableFunction& f, Vector x0,
   // Every vector is allocated once, here.
   detail::SpaceIterate it(f, space, x0);
   SpaceVectorPtr &x = it.x, &g = it.g, &d = it.d, &xt = it.xt, &gt = it.gt;
-  ResidentHistory history(space, n, settings.history);
+  ResidentHistory history(space, n, settings.history, settings.float_history);
   double fx = f.evaluateIn(*x, g.get());
   result.evaluations = 1;
   IterationMonitor monitor(settings.stop, &f);

@@ -109,27 +109,33 @@ class TestDeviceTelemetry : public QObject {
     QCOMPARE(estimateMemory(s, d, 16ull << 30).device_bytes, std::uint64_t(0));
 
     s.imaging.backend = "cuda";
-    // Float L-BFGS pairs are a host feature: the optimizer stays in RAM.
-    s.optimizer.history_precision = "float";
-    const MemoryEstimate float_pairs = estimateMemory(s, d, 16ull << 30);
-    QVERIFY(!float_pairs.optimizer_on_device);
+    // L-BFGS pairs that spill to disk are a host feature: the optimizer stays in RAM.
+    s.optimizer.in_memory_limit = 3;
+    const MemoryEstimate spilled = estimateMemory(s, d, 16ull << 30);
+    QVERIFY(!spilled.optimizer_on_device);
     // Grid, accumulator, FFT work (2048^2 complex float each), the image, the corrections,
     // uvw of every row, one 1000-row chunk of 64 channels (complex float + float weight).
     const std::uint64_t cells = 2048ull * 2048ull;
     const std::uint64_t pixels = 1024ull * 1024ull;
     const std::uint64_t expected =
         3 * cells * 8 + pixels * 8 + 2048ull * 4 + 100000ull * 24 + 1000ull * 64 * 12;
-    QCOMPARE(float_pairs.device_bytes, expected);
+    QCOMPARE(spilled.device_bytes, expected);
     // Host memory is not changed by where the operator runs.
     project::ProjectSettings on_cpu = s;
     on_cpu.imaging.backend = "cpu";
-    QCOMPARE(float_pairs.totalBytes(), estimateMemory(on_cpu, d, 16ull << 30).totalBytes());
-    QVERIFY2(float_pairs.describe().find("; GPU ") != std::string::npos,
-             float_pairs.describe().c_str());
+    QCOMPARE(spilled.totalBytes(), estimateMemory(on_cpu, d, 16ull << 30).totalBytes());
+    QVERIFY2(spilled.describe().find("; GPU ") != std::string::npos, spilled.describe().c_str());
+    s.optimizer.in_memory_limit.reset();
 
-    // Double pairs all in memory: the resident iteration keeps the 10 pairs, the iterate, its
-    // gradient, the direction, the trial point and its gradient and four work images on the GPU,
-    // and the optimizer leaves host memory.
+    // Float pairs all in memory: the resident iteration keeps the 10 pairs (4 bytes an element),
+    // the iterate, its gradient, the direction, the trial point and its gradient and four work
+    // images (8 bytes) on the GPU, and the optimizer leaves host memory.
+    s.optimizer.history_precision = "float";
+    const MemoryEstimate gpu_float = estimateMemory(s, d, 16ull << 30);
+    QVERIFY(gpu_float.optimizer_on_device);
+    QCOMPARE(gpu_float.optimizer_bytes, std::uint64_t(0));
+    QCOMPARE(gpu_float.device_bytes, expected + (2 * 10 * 4 + (5 + 4) * 8) * pixels);
+    // Double pairs: the same vectors, the pairs at 8 bytes.
     s.optimizer.history_precision = "double";
     const MemoryEstimate gpu = estimateMemory(s, d, 16ull << 30);
     QVERIFY(gpu.optimizer_on_device);

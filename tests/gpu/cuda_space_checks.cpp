@@ -135,6 +135,33 @@ void vectorOperations(VectorSpace& device) {
                s.difference(sv) == 0.0 && s.difference(yv) == 0.0,
            "n=%zu differences s.y %.17g vs %.17g, s.s %.17g vs %.17g, y.y %.17g vs %.17g", n, pd.sy,
            ph.sy, pd.ss, ph.ss, pd.yy, ph.yy);
+    // Float pairs (optimizer.history_precision float): differences rounds s and y to float as it
+    // stores them (the same floats on both sides: the double differences are exact), dot and
+    // axpy widen them.
+    {
+      auto hs = s.host().createFloat(n), hy = s.host().createFloat(n);
+      auto ds = device.createFloat(n), dy = device.createFloat(n);
+      const auto fh = s.host().differences(*y.host, *x.host, *d.host, *g.host, hs.get(), hy.get());
+      const auto fd =
+          device.differences(*y.device, *x.device, *d.device, *g.device, ds.get(), dy.get());
+      expect(close(fh.sy, fd.sy, 1e-11) && close(fh.stored_sy, fd.stored_sy, 1e-11),
+             "n=%zu float differences: s.y %.17g vs %.17g, stored %.17g vs %.17g", n, fd.sy, fh.sy,
+             fd.stored_sy, fh.stored_sy);
+      const double hss = s.host().dot(*hs, *hs), dss = device.dot(*ds, *ds);
+      const double hsd = s.host().dot(*hs, *d.host), dsd = device.dot(*d.device, *ds);
+      expect(close(hss, dss, 1e-12) && close(hsd, dsd, 1e-11),
+             "n=%zu float dot: s.s %.17g vs %.17g, s.d %.17g vs %.17g", n, dss, hss, dsd, hsd);
+      s.host().axpy(-0.75, *hy, *d.host);
+      device.axpy(-0.75, *dy, *d.device);
+      expect(s.difference(d) < 1e-15, "n=%zu float axpy: %.3g apart", n, s.difference(d));
+      bool refused = false;
+      try {
+        device.scale(2.0, *ds);
+      } catch (const std::invalid_argument&) {
+        refused = true;
+      }
+      expect(refused, "n=%zu a float vector refused by scale", n);
+    }
     // The positivity mappings (the device's exp and log1p: to rounding).
     for (auto m : {compute::PixelMapping::Exp, compute::PixelMapping::Softplus}) {
       Pair image = s.make(std::vector<double>(n, 0.0)), grad = s.make(std::vector<double>(n, 0.0));

@@ -1,8 +1,8 @@
 #pragma once
 
 // The solver runs the GPU checks compare, CUDA against CPU: 20 iterations from x0 of projected
-// L-BFGS, of unprojected nonlinear CG, or of projected FISTA over the objective's smooth part and
-// its proximal terms.
+// L-BFGS (double or float pairs), of unprojected nonlinear CG, or of projected FISTA over the
+// objective's smooth part and its proximal terms.
 #include <vector>
 
 #include "core/rml/conjugate_gradient.h"
@@ -12,10 +12,29 @@
 
 namespace apertura::imaging::test {
 
-enum class Solver { Lbfgs, ConjugateGradient, Fista };
+enum class Solver { Lbfgs, LbfgsFloatPairs, ConjugateGradient, Fista };
 
 inline const char* solverName(Solver solver) {
-  return solver == Solver::Lbfgs ? "L-BFGS" : solver == Solver::Fista ? "FISTA" : "CG";
+  switch (solver) {
+    case Solver::Lbfgs:
+      return "L-BFGS";
+    case Solver::LbfgsFloatPairs:
+      return "L-BFGS (float pairs)";
+    case Solver::ConjugateGradient:
+      return "CG";
+    case Solver::Fista:
+      break;
+  }
+  return "FISTA";
+}
+
+inline rml::LbfgsSettings twentyLbfgsIterations(bool float_pairs) {
+  rml::LbfgsSettings ls;
+  ls.positivity = true;
+  ls.float_history = float_pairs;
+  ls.stop.max_iterations = 20;
+  ls.stop.relative_tolerance = 0.0;
+  return ls;
 }
 
 inline rml::OptimizerResult twentyIterations(Solver solver, rml::ObjectiveFunction& objective,
@@ -33,11 +52,8 @@ inline rml::OptimizerResult twentyIterations(Solver solver, rml::ObjectiveFuncti
     cs.stop.relative_tolerance = 0.0;
     return rml::minimizeConjugateGradient(objective, x0, cs);
   }
-  rml::LbfgsSettings ls;
-  ls.positivity = true;
-  ls.stop.max_iterations = 20;
-  ls.stop.relative_tolerance = 0.0;
-  return rml::minimizeLbfgs(objective, x0, ls);
+  return rml::minimizeLbfgs(objective, x0,
+                            twentyLbfgsIterations(solver == Solver::LbfgsFloatPairs));
 }
 
 }  // namespace apertura::imaging::test

@@ -81,12 +81,12 @@ class TestMemoryEstimateLabel : public QObject {
              qPrintable(text));
     QVERIFY2(text.contains(expectedTotal(s)), qPrintable(text));
 
-    // Float pairs halve the history and the direction, in RAM and on disk: 7 x 16 + 2 x 32 MiB;
-    // 16 x 16 MiB.
+    // Float pairs halve the history, in RAM and on disk: 6 x 16 + 3 x 32 MiB (the direction, the
+    // trial point and its gradient stay double); 16 x 16 MiB.
     s.optimizer.history_precision = "float";
     panel.setSettings(s);
     text = memoryText(panel);
-    QVERIFY2(text.contains("(optimizer 176 MiB) + 256 MiB on disk (L-BFGS spill)"),
+    QVERIFY2(text.contains("(optimizer 192 MiB) + 256 MiB on disk (L-BFGS spill)"),
              qPrintable(text));
     // The full breakdown is the tooltip.
     QLabel* label = nullptr;

@@ -187,8 +187,8 @@ class TestLbfgsHistory : public QObject {
     }
   }
 
-  // Float pairs (and a float direction): half the memory, the same minimiser (the recursion's dot
-  // products still accumulate in double), and bitwise identical with and without spill.
+  // Float pairs (the direction stays double): half the memory, the same minimiser (the recursion's
+  // dot products still accumulate in double), and bitwise identical with and without spill.
   void floatHistoryConvergesToTheSameMinimum() {
     const std::size_t n = 2000;
     auto run = [&](bool float_history, int in_memory_limit) {

@@ -4,7 +4,7 @@
 // with double pairs every point it evaluates, every reported objective, step and gradient norm
 // and the result must equal the reference's (bitwise; the check allows 1e-15 relative), for
 // quadratic and non-quadratic objectives, with and without positivity, for every line search.
-// Float pairs (and the float direction that goes with them) must reach the same minimum.
+// Float pairs (the direction stays double) must reach the same minimum.
 #include <QtTest>
 #include <algorithm>
 #include <cmath>
@@ -256,8 +256,8 @@ class TestLbfgsReference : public QObject {
     QCOMPARE(result.objective, ref.objectives.back());
   }
 
-  // Float pairs with a float direction: the iterates leave the double ones' path, but the run
-  // converges to the same minimiser, with and without positivity.
+  // Float pairs (widened to double in the recursion): the iterates leave the double ones' path, but
+  // the run converges to the same minimiser, with and without positivity.
   void floatHistoryReachesTheSameMinimum_data() {
     QTest::addColumn<bool>("positivity");
     QTest::newRow("unconstrained") << false;

@@ -83,19 +83,27 @@ class TestResidentSolvers : public QObject {
   void residentIterationGivesTheHostBits_data() {
     QTest::addColumn<bool>("positivity");
     QTest::addColumn<int>("kind");
-    for (bool positivity : {false, true}) {
-      for (auto kind : {LineSearchKind::StrongWolfe, LineSearchKind::Armijo,
-                        LineSearchKind::MoreThuente, LineSearchKind::Brent}) {
-        const QByteArray name =
-            QByteArray(positivity ? "projected " : "free ") + QByteArray::number(int(kind));
-        QTest::newRow(name.constData()) << positivity << int(kind);
+    QTest::addColumn<bool>("float_pairs");
+    for (bool float_pairs : {false, true}) {
+      for (bool positivity : {false, true}) {
+        for (auto kind : {LineSearchKind::StrongWolfe, LineSearchKind::Armijo,
+                          LineSearchKind::MoreThuente, LineSearchKind::Brent}) {
+          const QByteArray name = QByteArray(positivity ? "projected " : "free ") +
+                                  QByteArray::number(int(kind)) +
+                                  (float_pairs ? " float pairs" : "");
+          QTest::newRow(name.constData()) << positivity << int(kind) << float_pairs;
+        }
       }
     }
   }
+  // With float pairs too: the pairs are rounded to float as they are stored, rho comes from the
+  // stored pair, and the recursion widens them to double, on the host as in the space.
   void residentIterationGivesTheHostBits() {
     QFETCH(bool, positivity);
     QFETCH(int, kind);
-    const LbfgsSettings s = settings(25, positivity, LineSearchKind(kind));
+    QFETCH(bool, float_pairs);
+    LbfgsSettings s = settings(25, positivity, LineSearchKind(kind));
+    s.float_history = float_pairs;
     std::vector<double> x0(300);
     for (std::size_t i = 0; i < x0.size(); ++i)
       x0[i] = 0.5 * std::sin(0.37 * double(i)) + (positivity ? 0.2 : -0.3);
@@ -124,13 +132,13 @@ class TestResidentSolvers : public QObject {
     rml::test::CoupledChain inner = chain(50);
     ResidentView f(inner);
     LbfgsSettings s = settings(5, false, LineSearchKind::StrongWolfe);
-    s.float_history = true;
+    s.in_memory_limit = 2;  // pairs spill to disk: a host feature
     QVERIFY(!lbfgsRunsResident(f, s));
     minimizeLbfgs(f, std::vector<double>(50, 0.1), s);
     QCOMPARE(f.resident_calls, 0);
-    s.float_history = false;
-    s.in_memory_limit = 2;  // pairs spill to disk: a host feature
+    s.float_history = true;
     QVERIFY(!lbfgsRunsResident(f, s));
+    s.float_history = false;
     // A state larger than the space's free memory stays on the host, and the run completes there.
     s.in_memory_limit = 0;
     QVERIFY(lbfgsRunsResident(f, s));
@@ -143,6 +151,66 @@ class TestResidentSolvers : public QObject {
     const OptimizerResult r = minimizeLbfgs(f, std::vector<double>(50, 0.1), s);
     QCOMPARE(r.iterations, 5);
     QCOMPARE(f.resident_calls, 0);
+    // Float pairs take half the pairs' bytes, so they fit where double ones do not.
+    s.float_history = true;
+    QCOMPARE(residentLbfgsBytes(50, s.history, true), std::size_t(2 * 4 * 50 * 4 + 9 * 50 * 8));
+    QVERIFY(residentLbfgsBytes(50, s.history, true) < residentLbfgsBytes(50, s.history) - 1);
+    QVERIFY(lbfgsRunsResident(f, s));
+    const OptimizerResult rf = minimizeLbfgs(f, std::vector<double>(50, 0.1), s);
+    QCOMPARE(rf.iterations, 5);
+    QVERIFY(f.resident_calls > 0);
+    space.limitAvailableBytes(residentLbfgsBytes(50, s.history, true) - 1);
+    QVERIFY(!lbfgsRunsResident(f, s));
+  }
+
+  // The float vectors of the host space: counted at 4 bytes, taken by dot, axpy and differences
+  // (widened to double), refused with a clear message by every double operation.
+  void hostSpaceFloatVectors() {
+    HostVectorSpace space;
+    auto f = space.createFloat(3);
+    QCOMPARE(f->element(), compute::Element::Float);
+    QCOMPARE(space.bytesHeld(), std::size_t(3 * sizeof(float)));
+    auto x = space.create(3), xn = space.create(3), g = space.create(3), gn = space.create(3);
+    auto fy = space.createFloat(3), d = space.create(3);
+    const double third = 1.0 / 3.0;  // not a float: the stored pair's s.y differs
+    space.upload(std::vector<double>{0.0, 1.0, 2.0}.data(), *x);
+    space.upload(std::vector<double>{third, 1.0 + third, 2.0 - third}.data(), *xn);
+    space.upload(std::vector<double>{1.0, 1.0, 1.0}.data(), *g);
+    space.upload(std::vector<double>{1.1, 1.0, 0.7}.data(), *gn);
+    const auto sums = space.differences(*xn, *x, *gn, *g, f.get(), fy.get());
+    const auto& xv = HostVectorSpace::of(*x);
+    const auto& xnv = HostVectorSpace::of(*xn);
+    const auto& gv = HostVectorSpace::of(*g);
+    const auto& gnv = HostVectorSpace::of(*gn);
+    double sy = 0.0, stored_sy = 0.0;
+    for (std::size_t i = 0; i < 3; ++i) {
+      const double si = xnv[i] - xv[i], yi = gnv[i] - gv[i];
+      sy += si * yi;
+      stored_sy += double(float(si)) * double(float(yi));
+      QCOMPARE(HostVectorSpace::floatsOf(*f)[i], float(si));
+      QCOMPARE(HostVectorSpace::floatsOf(*fy)[i], float(yi));
+    }
+    QCOMPARE(sums.sy, sy);
+    QCOMPARE(sums.stored_sy, stored_sy);
+    QVERIFY(sums.stored_sy != sums.sy);  // the rounding shows
+    // dot and axpy widen the floats: exactly the double arithmetic on the stored values.
+    space.upload(std::vector<double>{2.0, -1.0, 0.5}.data(), *d);
+    const float* fs = HostVectorSpace::floatsOf(*f).data();
+    QCOMPARE(space.dot(*f, *d), double(fs[0]) * 2.0 + double(fs[1]) * -1.0 + double(fs[2]) * 0.5);
+    QCOMPARE(space.dot(*d, *f), space.dot(*f, *d));
+    space.axpy(0.25, *f, *d);
+    QCOMPARE(HostVectorSpace::of(*d)[1], -1.0 + 0.25 * double(fs[1]));
+    // A float vector where a double one is needed, and the other way round.
+    bool refused = false;
+    try {
+      space.scale(2.0, *f);
+    } catch (const std::invalid_argument& e) {
+      refused = std::string(e.what()).find("float vector where a double one") != std::string::npos;
+    }
+    QVERIFY(refused);
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                             space.differences(*xn, *x, *gn, *g, f.get(), nullptr));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, space.axpy(1.0, *d, *f));
   }
 
   void wholeImagingObjectiveResidentGivesTheHostBits_data() {

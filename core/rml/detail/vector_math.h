@@ -12,13 +12,11 @@
 // elements, bitwise the same whatever the number of threads (parallel_sum.h).
 namespace apertura::rml::detail {
 
-// In double whatever the element types (a float L-BFGS direction against a double gradient).
-template <typename A, typename B>
-double dot(const std::vector<A>& a, const std::vector<B>& b) {
+inline double dot(const Vector& a, const Vector& b) {
   return blockedSum(a.size(), [&a, &b](std::size_t begin, std::size_t end) {
     double s = 0.0;
     for (std::size_t i = begin; i < end; ++i)
-      s += double(a[i]) * double(b[i]);
+      s += a[i] * b[i];
     return s;
   });
 }
@@ -34,18 +32,16 @@ inline void axpy(double a, const Vector& x, Vector& y) {
 }
 
 // The trial point x + alpha d of a line search, keeping the value and gradient of the last
-// evaluation (the line searches end with an evaluation at the accepted step). The direction's
-// elements D are double, or float for L-BFGS with float pairs; the point is always double.
-template <typename D>
+// evaluation (the line searches end with an evaluation at the accepted step).
 class TrialPoint {
  public:
-  TrialPoint(DifferentiableFunction& f, const Vector& x, const std::vector<D>& d)
+  TrialPoint(DifferentiableFunction& f, const Vector& x, const Vector& d)
       : f_(f), x_(x), d_(d), xt_(x.size()), gt_(x.size()) {}
   LineFunction function() {
     return [this](double alpha, double* derivative) {
       parallelFor(xt_.size(), [this, alpha](std::size_t begin, std::size_t end) {
         for (std::size_t i = begin; i < end; ++i)
-          xt_[i] = x_[i] + alpha * double(d_[i]);
+          xt_[i] = x_[i] + alpha * d_[i];
       });
       ++evaluations_;
       value_ = f_.evaluate(xt_.data(), derivative ? gt_.data() : nullptr);
@@ -62,7 +58,7 @@ class TrialPoint {
  private:
   DifferentiableFunction& f_;
   const Vector& x_;
-  const std::vector<D>& d_;
+  const Vector& d_;
   Vector xt_;
   Vector gt_;
   double value_ = 0.0;

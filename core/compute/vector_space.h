@@ -109,15 +109,16 @@ class VectorSpace {
   virtual double dotDifference(const SpaceVector& g, const SpaceVector& a,
                                const SpaceVector& b) = 0;
   // s = x_new - x and y = g_new - g, formed in double and stored (in s's and y's element type,
-  // which must be the same) where s and y are not null; returns s.y, s.s, y.y of the double
-  // differences and, in stored_sy, s.y of the pair as stored (sy for double vectors, or when
-  // nothing is stored): float pairs take their rho from it, so that the curvature information
-  // stored is self-consistent.
+  // which must be the same) where s and y are not null (both or neither); returns s.y, s.s, y.y
+  // of the double differences and, in float_sy, s.y with s and y rounded to float element by
+  // element, whether stored or not: L-BFGS keeps a float pair only when it is positive and takes
+  // rho from it (rml/detail/pair_differences.h), so the pair can be judged before a slot is given
+  // up for it.
   struct PairSums {
     double sy = 0.0;
     double ss = 0.0;
     double yy = 0.0;
-    double stored_sy = 0.0;
+    double float_sy = 0.0;
   };
   virtual PairSums differences(const SpaceVector& x_new, const SpaceVector& x,
                                const SpaceVector& g_new, const SpaceVector& g, SpaceVector* s,

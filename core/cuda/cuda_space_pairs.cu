@@ -4,7 +4,6 @@
 #include <cuda_runtime.h>
 
 #include <stdexcept>
-#include <type_traits>
 #include <utility>
 
 #include "core/cuda/cuda_vector_space.cuh"
@@ -59,19 +58,18 @@ compute::VectorSpace::PairSums CudaVectorSpace::differencesOf(std::size_t n, con
       [=] __device__(unsigned long long i, double* acc) {
         const double si = xn[i] - x[i];
         const double yi = gn[i] - g[i];
+        const float sf = float(si), yf = float(yi);
         acc[0] += si * yi;
         acc[1] += si * si;
         acc[2] += yi * yi;
-        if (s != nullptr) {
+        acc[3] += double(sf) * double(yf);
+        if (s != nullptr) {  // T(si) is sf for float pairs
           s[i] = T(si);
           y[i] = T(yi);
-          if constexpr (std::is_same_v<T, float>)
-            acc[3] += double(s[i]) * double(y[i]);
         }
       },
       sums);
-  const bool stored_float = std::is_same_v<T, float> && s != nullptr;
-  return {sums[0], sums[1], sums[2], stored_float ? sums[3] : sums[0]};
+  return {sums[0], sums[1], sums[2], sums[3]};
 }
 
 double CudaVectorSpace::dot(const compute::SpaceVector& va, const compute::SpaceVector& vb) {

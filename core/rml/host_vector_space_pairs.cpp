@@ -40,7 +40,7 @@ compute::VectorSpace::PairSums differencesInto(const std::vector<double>& xn,
                                                const std::vector<double>& g, T* s, T* y) {
   const detail::PairDifferenceSums r =
       detail::pairDifferences<T, kStore>(x.size(), xn.data(), x.data(), gn.data(), g.data(), s, y);
-  return {r.sy, r.ss, r.yy, r.stored_sy};
+  return {r.sy, r.ss, r.yy, r.float_sy};
 }
 
 }  // namespace

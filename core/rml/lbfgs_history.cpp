@@ -288,7 +288,7 @@ LbfgsHistory::PushResult LbfgsHistory::push(const Vector& x_new, const Vector& x
   result.sy = diff.sy;
   result.s_norm = std::sqrt(diff.ss);
   result.y_norm = std::sqrt(diff.yy);
-  result.accepted = diff.sy > 1e-12 * result.s_norm * result.y_norm;
+  result.accepted = detail::keepsPair(diff, float_);
   if (!result.accepted)
     return result;
   if (!free_slot) {
@@ -304,9 +304,9 @@ LbfgsHistory::PushResult LbfgsHistory::push(const Vector& x_new, const Vector& x
     }
     if (resident_count_ == resident_capacity_)
       spillOldestResident();
-    diff.stored_sy = into(nextSlot()).stored_sy;
+    into(nextSlot());  // the same sums as measured
   }
-  nextSlot().rho = 1.0 / diff.stored_sy;
+  nextSlot().rho = 1.0 / (float_ ? diff.float_sy : diff.sy);
   ++resident_count_;
   ++size_;
   return result;

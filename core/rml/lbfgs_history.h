@@ -49,7 +49,8 @@ class LbfgsHistory {
   };
   // Forms s = x_new - x and y = g_new - g straight into the next slot (in the storage precision)
   // and keeps them as the newest pair, dropping the oldest when m pairs are held, if they meet
-  // the curvature condition s.y > 1e-12 |s| |y| (computed from the double differences). A
+  // the curvature condition s.y > 1e-12 |s| |y| (computed from the double differences) and, for
+  // float pairs, the rounded pair's s.y is positive (detail/pair_differences.h). A
   // rejected pair leaves the history (RAM and spill file) as it was. No image-sized buffer
   // outside the history is needed: without a free slot, one pass judges the pair and a second
   // stores it in the slot given up by the pair dropped or spilled.

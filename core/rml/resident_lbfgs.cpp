@@ -4,6 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "core/rml/detail/pair_differences.h"
 #include "core/rml/detail/space_iterate.h"
 #include "core/rml/iteration_monitor.h"
 #include "core/rml/lbfgs_history.h"
@@ -20,7 +21,8 @@ using compute::VectorSpace;
 // Acceptance, rho and the recursion are LbfgsHistory's with its pairs held in memory.
 class ResidentHistory {
  public:
-  ResidentHistory(VectorSpace& space, std::size_t n, int m, bool float_pairs) : space_(space) {
+  ResidentHistory(VectorSpace& space, std::size_t n, int m, bool float_pairs)
+      : space_(space), float_pairs_(float_pairs) {
     const int capacity = std::max(1, m);
     for (int k = 0; k < capacity; ++k) {
       s_.push_back(float_pairs ? space.createFloat(n) : space.create(n));
@@ -38,21 +40,19 @@ class ResidentHistory {
     const bool free_slot = size_ < capacity;
     // Without a free slot the pair is judged before the oldest one is given up for it.
     const std::size_t slot = std::size_t((oldest_ + size_) % capacity);
-    VectorSpace::PairSums sums =
+    const VectorSpace::PairSums sums =
         free_slot ? space_.differences(x_new, x, g_new, g, s_[slot].get(), y_[slot].get())
                   : space_.differences(x_new, x, g_new, g, nullptr, nullptr);
-    const double s_norm = std::sqrt(sums.ss), y_norm = std::sqrt(sums.yy);
-    if (!(sums.sy > 1e-12 * s_norm * y_norm))
+    if (!detail::keepsPair({sums.sy, sums.ss, sums.yy, sums.float_sy}, float_pairs_))
       return;
     if (!free_slot) {
       const std::size_t reuse = std::size_t(oldest_);
       oldest_ = (oldest_ + 1) % capacity;
       --size_;
-      sums.stored_sy =
-          space_.differences(x_new, x, g_new, g, s_[reuse].get(), y_[reuse].get()).stored_sy;
+      space_.differences(x_new, x, g_new, g, s_[reuse].get(), y_[reuse].get());
     }
-    // Float pairs: rho from the pair as stored, so the curvature information is self-consistent.
-    rho_[std::size_t((oldest_ + size_) % capacity)] = 1.0 / sums.stored_sy;
+    rho_[std::size_t((oldest_ + size_) % capacity)] =
+        1.0 / (float_pairs_ ? sums.float_sy : sums.sy);
     ++size_;
   }
 
@@ -84,6 +84,7 @@ class ResidentHistory {
   std::size_t index(int logical) const { return std::size_t((oldest_ + logical) % int(s_.size())); }
 
   VectorSpace& space_;
+  bool float_pairs_;
   std::vector<SpaceVectorPtr> s_, y_;
   std::vector<double> rho_, alpha_;
   int oldest_ = 0;

@@ -294,6 +294,47 @@ class TestLbfgsHistory : public QObject {
     }
   }
 
+  // A pair that meets the curvature condition in double but whose s.y is 0 once s and y are
+  // rounded to float (y = (1e-8 + 1e-17, -1e-8): the 1e-17 is far below a float's resolution
+  // there) is kept as a double pair and refused as a float one, whose rho would be infinite; the
+  // refusal, with or without a free slot, leaves the directions bitwise as they were.
+  void floatPairWithoutFloatCurvatureIsRefused() {
+    const std::size_t n = 64;
+    const Vector x(n, 0.0), g0(n, 0.0);
+    Vector x_flat = x, g_flat = g0;
+    x_flat[0] = x_flat[1] = 1.0;
+    g_flat[0] = 1e-8 + 1e-17;
+    g_flat[1] = -1e-8;
+    QCOMPARE(float(g_flat[0]), -float(g_flat[1]));
+    for (bool float_storage : {false, true}) {
+      LbfgsHistoryOptions o;
+      o.max_corrections = 2;
+      o.float_storage = float_storage;
+      LbfgsHistory h(n, o);
+      test::Random rng(9);
+      const Vector g = rng.vector(n, -1.0, 1.0);
+      for (int k = 0; k < 3; ++k) {  // a free slot, then none
+        Vector d = g;
+        h.direction(d);
+        const int size = h.size();
+        const LbfgsHistory::PushResult r = h.push(x_flat, x, g_flat, g0);
+        QVERIFY(r.sy > 1e-12 * r.s_norm * r.y_norm);
+        QCOMPARE(r.accepted, !float_storage);
+        if (float_storage) {
+          Vector after = g;
+          h.direction(after);
+          QCOMPARE(h.size(), size);
+          QVERIFY(bitwiseEqual(after, d));
+        }
+        // A well-curved pair between the flat ones.
+        Vector xs = rng.vector(n, -1.0, 1.0), gs(n);
+        for (std::size_t i = 0; i < n; ++i)
+          gs[i] = 3.0 * xs[i];
+        QVERIFY(h.push(xs, x, gs, g0).accepted);
+      }
+    }
+  }
+
   void scratchRemovedOnExceptionAndCancel() {
     const std::size_t n = 2048;
     {

@@ -1,50 +1,58 @@
 #pragma once
 
 #include <array>
+#include <cmath>
 #include <cstddef>
-#include <type_traits>
 
 #include "core/rml/detail/parallel_sum.h"
 
 namespace apertura::rml::detail {
 
-// An L-BFGS correction pair's sums: s.y, s.s and y.y of the double differences, and s.y of the
-// pair as stored (float pairs take rho from it, so the stored curvature information is
-// self-consistent; equal to sy for double pairs and when nothing is stored).
+// An L-BFGS correction pair's sums: s.y, s.s and y.y of the double differences, and s.y with s
+// and y rounded to float element by element (what a float pair holds, whether stored or only
+// judged: float pairs are kept only when it is positive, and take rho from it, so the stored
+// curvature information is self-consistent).
 struct PairDifferenceSums {
   double sy = 0.0;
   double ss = 0.0;
   double yy = 0.0;
-  double stored_sy = 0.0;
+  double float_sy = 0.0;
 };
 
 // s = x_new - x and y = g_new - g over n elements, formed in double, their sums accumulated
-// blockwise in index order (parallel_sum.h) and, when kStore, s and y rounded to T into (s, y).
-// The host history (LbfgsHistory) and the host space (HostVectorSpace::differences) both form
-// pairs here: the resident L-BFGS on the host space gives the host solver's bits.
+// blockwise in index order (parallel_sum.h) and, when kStore, s and y stored in T (float: the
+// rounded values float_sy is summed from) into (s, y). The host history (LbfgsHistory) and the
+// host space (HostVectorSpace::differences) both form pairs here: the resident L-BFGS on the host
+// space gives the host solver's bits.
 template <typename T, bool kStore>
 PairDifferenceSums pairDifferences(std::size_t n, const double* x_new, const double* x,
                                    const double* g_new, const double* g, T* s, T* y) {
   const auto sums =
       blockedSums<4>(n, [&](std::size_t begin, std::size_t end, std::array<double, 4>& acc) {
-        double sy = 0.0, ss = 0.0, yy = 0.0, stored_sy = 0.0;
+        double sy = 0.0, ss = 0.0, yy = 0.0, float_sy = 0.0;
         for (std::size_t i = begin; i < end; ++i) {
           const double si = x_new[i] - x[i];
           const double yi = g_new[i] - g[i];
+          const float sf = float(si), yf = float(yi);
           sy += si * yi;
           ss += si * si;
           yy += yi * yi;
-          if constexpr (kStore) {
+          float_sy += double(sf) * double(yf);
+          if constexpr (kStore) {  // T(si) is sf for float pairs
             s[i] = T(si);
             y[i] = T(yi);
-            if constexpr (std::is_same_v<T, float>)
-              stored_sy += double(s[i]) * double(y[i]);
           }
         }
-        acc = {sy, ss, yy, stored_sy};
+        acc = {sy, ss, yy, float_sy};
       });
-  const bool stored_float = kStore && std::is_same_v<T, float>;
-  return {sums[0], sums[1], sums[2], stored_float ? sums[3] : sums[0]};
+  return {sums[0], sums[1], sums[2], sums[3]};
+}
+
+// Whether L-BFGS keeps a pair with these sums: the curvature condition s.y > 1e-12 |s| |y| on the
+// double differences and, for float pairs, a positive s.y of the rounded pair (else its rho would
+// be infinite or negative).
+inline bool keepsPair(const PairDifferenceSums& p, bool float_pairs) {
+  return p.sy > 1e-12 * std::sqrt(p.ss) * std::sqrt(p.yy) && (!float_pairs || p.float_sy > 0.0);
 }
 
 }  // namespace apertura::rml::detail

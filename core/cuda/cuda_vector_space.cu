@@ -65,25 +65,23 @@ std::size_t CudaVectorSpace::bytesAvailable() const {
   return free_bytes;
 }
 
-compute::SpaceVectorPtr CudaVectorSpace::create(std::size_t n) {
+template <typename T>
+compute::SpaceVectorPtr CudaVectorSpace::allocate(std::size_t n, const char* what) {
   selectDevice();
-  auto v = std::make_unique<Vec>();
+  auto v = std::make_unique<Elements<T>>();
   v->data.track(bytes_);
-  v->data.reserve(std::max<std::size_t>(1, n), device_, "an image-sized vector of the optimizer");
+  v->data.reserve(std::max<std::size_t>(1, n), device_, what);
   v->n = n;
-  check(cudaMemsetAsync(v->data.data(), 0, n * sizeof(double), stream_), "cudaMemset (vector)");
+  check(cudaMemsetAsync(v->data.data(), 0, n * sizeof(T), stream_), "cudaMemset (vector)");
   return v;
 }
 
+compute::SpaceVectorPtr CudaVectorSpace::create(std::size_t n) {
+  return allocate<double>(n, "an image-sized vector of the optimizer");
+}
+
 compute::SpaceVectorPtr CudaVectorSpace::createFloat(std::size_t n) {
-  selectDevice();
-  auto v = std::make_unique<FloatVec>();
-  v->data.track(bytes_);
-  v->data.reserve(std::max<std::size_t>(1, n), device_, "an L-BFGS correction vector (float)");
-  v->n = n;
-  check(cudaMemsetAsync(v->data.data(), 0, n * sizeof(float), stream_),
-        "cudaMemset (float vector)");
-  return v;
+  return allocate<float>(n, "an L-BFGS correction vector (float)");
 }
 
 void CudaVectorSpace::upload(const double* host, compute::SpaceVector& v) {

@@ -122,6 +122,10 @@ class CudaVectorSpace final : public compute::VectorSpace {
  private:
   void selectDevice() const;
   unsigned blocks(std::size_t n) const;
+  // A zero-filled device vector of n T, counted in bytes_; `what` names it in an out-of-memory
+  // error.
+  template <typename T>
+  compute::SpaceVectorPtr allocate(std::size_t n, const char* what);
 
   int device_;
   cudaStream_t stream_;

@@ -14,10 +14,8 @@ using compute::SpaceVector;
 using detail::blockedSum;
 using detail::parallelFor;
 
-void requireSameSize(const std::vector<double>& a, const std::vector<double>& b, const char* op) {
-  if (a.size() != b.size())
-    throw std::invalid_argument(std::string("host vector space: ") + op +
-                                " of vectors of different sizes");
+void requireSameLength(const std::vector<double>& a, const std::vector<double>& b, const char* op) {
+  HostVectorSpace::requireSameSize(a.size(), b.size(), op);
 }
 
 bool held(bool positivity, double x, double g) {
@@ -25,6 +23,12 @@ bool held(bool positivity, double x, double g) {
 }
 
 }  // namespace
+
+void HostVectorSpace::requireSameSize(std::size_t a, std::size_t b, const char* op) {
+  if (a != b)
+    throw std::invalid_argument(std::string("host vector space: ") + op +
+                                " of vectors of different sizes");
+}
 
 const std::vector<double>& HostVectorSpace::of(const SpaceVector& v) {
   const auto* h = dynamic_cast<const Vec*>(&v);
@@ -59,7 +63,7 @@ void HostVectorSpace::download(const SpaceVector& v, double* host) {
 }
 
 void HostVectorSpace::copy(const SpaceVector& from, SpaceVector& to) {
-  requireSameSize(of(from), of(to), "copy");
+  requireSameLength(of(from), of(to), "copy");
   of(to) = of(from);
 }
 
@@ -88,8 +92,8 @@ void HostVectorSpace::multiply(const SpaceVector& va, const SpaceVector& vb, Spa
   const auto& a = of(va);
   const auto& b = of(vb);
   auto& out = of(vout);
-  requireSameSize(a, b, "multiply");
-  requireSameSize(a, out, "multiply");
+  requireSameLength(a, b, "multiply");
+  requireSameLength(a, out, "multiply");
   parallelFor(out.size(), [&](std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i)
       out[i] = a[i] * b[i];
@@ -99,7 +103,7 @@ void HostVectorSpace::multiply(const SpaceVector& va, const SpaceVector& vb, Spa
 void HostVectorSpace::axpby(double a, const SpaceVector& vx, double b, SpaceVector& vy) {
   const auto& x = of(vx);
   auto& y = of(vy);
-  requireSameSize(x, y, "axpby");
+  requireSameLength(x, y, "axpby");
   parallelFor(y.size(), [&](std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i)
       y[i] = a * x[i] + b * y[i];
@@ -111,9 +115,9 @@ double HostVectorSpace::projectedGradient(const SpaceVector& vx, const SpaceVect
   const auto& x = of(vx);
   const auto& g = of(vg);
   std::vector<double>* d = vd ? &of(*vd) : nullptr;
-  requireSameSize(x, g, "projectedGradient");
+  requireSameLength(x, g, "projectedGradient");
   if (d != nullptr)
-    requireSameSize(x, *d, "projectedGradient");
+    requireSameLength(x, *d, "projectedGradient");
   return blockedSum(x.size(), [&](std::size_t begin, std::size_t end) {
     double norm2 = 0.0;
     for (std::size_t i = begin; i < end; ++i) {
@@ -130,7 +134,7 @@ void HostVectorSpace::holdAtBound(const SpaceVector& vx, const SpaceVector& vg, 
   const auto& x = of(vx);
   const auto& g = of(vg);
   auto& d = of(vd);
-  requireSameSize(x, d, "holdAtBound");
+  requireSameLength(x, d, "holdAtBound");
   parallelFor(d.size(), [&](std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i) {
       if (held(true, x[i], g[i]))
@@ -144,8 +148,8 @@ void HostVectorSpace::step(const SpaceVector& vx, double alpha, const SpaceVecto
   const auto& x = of(vx);
   const auto& d = of(vd);
   auto& out = of(vout);
-  requireSameSize(x, d, "step");
-  requireSameSize(x, out, "step");
+  requireSameLength(x, d, "step");
+  requireSameLength(x, out, "step");
   parallelFor(out.size(), [&](std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i) {
       const double v = x[i] + alpha * d[i];
@@ -159,8 +163,8 @@ double HostVectorSpace::dotDifference(const SpaceVector& vg, const SpaceVector& 
   const auto& g = of(vg);
   const auto& a = of(va);
   const auto& b = of(vb);
-  requireSameSize(g, a, "dotDifference");
-  requireSameSize(g, b, "dotDifference");
+  requireSameLength(g, a, "dotDifference");
+  requireSameLength(g, b, "dotDifference");
   return blockedSum(g.size(), [&](std::size_t begin, std::size_t end) {
     double s = 0.0;
     for (std::size_t i = begin; i < end; ++i)
@@ -175,8 +179,8 @@ compute::VectorSpace::ConjugateProducts HostVectorSpace::conjugateProducts(const
   const auto& g0 = of(vg0);
   const auto& g1 = of(vg1);
   const auto& d = of(vd);
-  requireSameSize(g0, g1, "conjugateProducts");
-  requireSameSize(g0, d, "conjugateProducts");
+  requireSameLength(g0, g1, "conjugateProducts");
+  requireSameLength(g0, d, "conjugateProducts");
   const auto s = detail::blockedSums<7>(
       g0.size(), [&](std::size_t begin, std::size_t end, std::array<double, 7>& acc) {
         ConjugateProducts p;
@@ -200,8 +204,8 @@ void HostVectorSpace::gradientStep(const SpaceVector& vy, const SpaceVector& vg,
   const auto& y = of(vy);
   const auto& g = of(vg);
   auto& out = of(vout);
-  requireSameSize(y, g, "gradientStep");
-  requireSameSize(y, out, "gradientStep");
+  requireSameLength(y, g, "gradientStep");
+  requireSameLength(y, out, "gradientStep");
   parallelFor(out.size(), [&](std::size_t begin, std::size_t end) {
     for (std::size_t k = begin; k < end; ++k)
       out[k] = y[k] - g[k] / lipschitz;
@@ -211,7 +215,7 @@ void HostVectorSpace::gradientStep(const SpaceVector& vy, const SpaceVector& vg,
 double HostVectorSpace::distanceSquared(const SpaceVector& va, const SpaceVector& vb) {
   const auto& a = of(va);
   const auto& b = of(vb);
-  requireSameSize(a, b, "distanceSquared");
+  requireSameLength(a, b, "distanceSquared");
   return blockedSum(a.size(), [&](std::size_t begin, std::size_t end) {
     double sum = 0.0;
     for (std::size_t k = begin; k < end; ++k)
@@ -225,8 +229,8 @@ void HostVectorSpace::extrapolate(const SpaceVector& vp, const SpaceVector& vx, 
   const auto& p = of(vp);
   const auto& x = of(vx);
   auto& y = of(vy);
-  requireSameSize(p, x, "extrapolate");
-  requireSameSize(p, y, "extrapolate");
+  requireSameLength(p, x, "extrapolate");
+  requireSameLength(p, y, "extrapolate");
   parallelFor(y.size(), [&](std::size_t begin, std::size_t end) {
     for (std::size_t k = begin; k < end; ++k)
       y[k] = p[k] + momentum * (p[k] - x[k]);
@@ -246,9 +250,9 @@ void HostVectorSpace::mapToImage(compute::PixelMapping m, const SpaceVector& vx,
   const auto& x = of(vx);
   const double* support = vsupport ? of(*vsupport).data() : nullptr;
   auto& image = of(vimage);
-  requireSameSize(x, image, "mapToImage");
+  requireSameLength(x, image, "mapToImage");
   if (vsupport != nullptr)
-    requireSameSize(x, of(*vsupport), "mapToImage");
+    requireSameLength(x, of(*vsupport), "mapToImage");
   parallelFor(x.size(), [&](std::size_t begin, std::size_t end) {
     for (std::size_t k = begin; k < end; ++k)
       image[k] = support && support[k] == 0.0 ? 0.0 : compute::mapping::toImage(m, x[k]);
@@ -263,9 +267,9 @@ void HostVectorSpace::mapGradient(compute::PixelMapping m, const SpaceVector& vx
   const double* support = vsupport ? of(*vsupport).data() : nullptr;
   const auto& grad_image = of(vgrad_image);
   auto& grad_x = of(vgrad_x);
-  requireSameSize(x, image, "mapGradient");
-  requireSameSize(x, grad_image, "mapGradient");
-  requireSameSize(x, grad_x, "mapGradient");
+  requireSameLength(x, image, "mapGradient");
+  requireSameLength(x, grad_image, "mapGradient");
+  requireSameLength(x, grad_x, "mapGradient");
   parallelFor(x.size(), [&](std::size_t begin, std::size_t end) {
     for (std::size_t k = begin; k < end; ++k) {
       const double derivative =

@@ -42,6 +42,8 @@ class HostVectorSpace final : public compute::VectorSpace {
   // A float vector's elements (std::invalid_argument for any other).
   static const std::vector<float>& floatsOf(const compute::SpaceVector& v);
   static std::vector<float>& floatsOf(compute::SpaceVector& v);
+  // std::invalid_argument naming `op` unless the sizes a and b are equal.
+  static void requireSameSize(std::size_t a, std::size_t b, const char* op);
 
   std::string describe() const override { return "host"; }
   compute::SpaceVectorPtr create(std::size_t n) override;

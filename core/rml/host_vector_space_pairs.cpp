@@ -3,7 +3,6 @@
 // (lbfgs_history.cpp) element for element and block for block: the resident L-BFGS on this space
 // gives the host solver's bits with float pairs too.
 #include <stdexcept>
-#include <string>
 #include <utility>
 
 #include "core/rml/detail/pair_differences.h"
@@ -19,28 +18,12 @@ using compute::SpaceVector;
 using detail::blockedSum;
 using detail::parallelFor;
 
-void requireSize(std::size_t a, std::size_t b, const char* op) {
-  if (a != b)
-    throw std::invalid_argument(std::string("host vector space: ") + op +
-                                " of vectors of different sizes");
-}
-
 // f(elements) with the vector's elements as a pointer to its own type.
 template <typename F>
 decltype(auto) withElements(const SpaceVector& v, F&& f) {
   if (v.element() == Element::Float)
     return f(HostVectorSpace::floatsOf(v).data());
   return f(HostVectorSpace::of(v).data());
-}
-
-template <typename T, bool kStore>
-compute::VectorSpace::PairSums differencesInto(const std::vector<double>& xn,
-                                               const std::vector<double>& x,
-                                               const std::vector<double>& gn,
-                                               const std::vector<double>& g, T* s, T* y) {
-  const detail::PairDifferenceSums r =
-      detail::pairDifferences<T, kStore>(x.size(), xn.data(), x.data(), gn.data(), g.data(), s, y);
-  return {r.sy, r.ss, r.yy, r.float_sy};
 }
 
 }  // namespace
@@ -60,7 +43,7 @@ std::vector<float>& HostVectorSpace::floatsOf(SpaceVector& v) {
 }
 
 double HostVectorSpace::dot(const SpaceVector& va, const SpaceVector& vb) {
-  requireSize(va.size(), vb.size(), "dot");
+  requireSameSize(va.size(), vb.size(), "dot");
   return withElements(va, [&](const auto* a) {
     return withElements(vb, [&](const auto* b) {
       return blockedSum(va.size(), [a, b](std::size_t begin, std::size_t end) {
@@ -75,7 +58,7 @@ double HostVectorSpace::dot(const SpaceVector& va, const SpaceVector& vb) {
 
 void HostVectorSpace::axpy(double a, const SpaceVector& vx, SpaceVector& vy) {
   auto& y = of(vy);
-  requireSize(vx.size(), y.size(), "axpy");
+  requireSameSize(vx.size(), y.size(), "axpy");
   withElements(vx, [&](const auto* x) {
     parallelFor(y.size(), [a, x, &y](std::size_t begin, std::size_t end) {
       for (std::size_t i = begin; i < end; ++i)
@@ -93,18 +76,22 @@ compute::VectorSpace::PairSums HostVectorSpace::differences(const SpaceVector& v
   const auto& x = of(vx);
   const auto& gn = of(vgn);
   const auto& g = of(vg);
-  requireSize(xn.size(), x.size(), "differences");
-  requireSize(gn.size(), g.size(), "differences");
-  requireSize(x.size(), g.size(), "differences");
+  requireSameSize(xn.size(), x.size(), "differences");
+  requireSameSize(gn.size(), g.size(), "differences");
+  requireSameSize(x.size(), g.size(), "differences");
   if ((vs == nullptr) != (vy == nullptr))
     throw std::invalid_argument("host vector space: differences stores both s and y, or neither");
+  const std::size_t n = x.size();
   if (vs == nullptr)
-    return differencesInto<double, false>(xn, x, gn, g, nullptr, nullptr);
-  requireSize(vs->size(), x.size(), "differences");
-  requireSize(vy->size(), x.size(), "differences");
+    return detail::pairDifferences<double, false>(n, xn.data(), x.data(), gn.data(), g.data(),
+                                                  nullptr, nullptr);
+  requireSameSize(vs->size(), x.size(), "differences");
+  requireSameSize(vy->size(), x.size(), "differences");
   if (vs->element() == Element::Float)
-    return differencesInto<float, true>(xn, x, gn, g, floatsOf(*vs).data(), floatsOf(*vy).data());
-  return differencesInto<double, true>(xn, x, gn, g, of(*vs).data(), of(*vy).data());
+    return detail::pairDifferences<float, true>(n, xn.data(), x.data(), gn.data(), g.data(),
+                                                floatsOf(*vs).data(), floatsOf(*vy).data());
+  return detail::pairDifferences<double, true>(n, xn.data(), x.data(), gn.data(), g.data(),
+                                               of(*vs).data(), of(*vy).data());
 }
 
 }  // namespace apertura::rml

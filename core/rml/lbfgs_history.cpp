@@ -154,18 +154,17 @@ void negate(Vector& d) {
   });
 }
 
-using detail::PairDifferenceSums;
+using detail::PairSums;
 
 template <typename T>
-PairDifferenceSums store(const Vector& x_new, const Vector& x, const Vector& g_new, const Vector& g,
-                         T* s, T* y) {
+PairSums store(const Vector& x_new, const Vector& x, const Vector& g_new, const Vector& g, T* s,
+               T* y) {
   return detail::pairDifferences<T, true>(x.size(), x_new.data(), x.data(), g_new.data(), g.data(),
                                           s, y);
 }
 
 // The sums only (the pair is judged before a slot is given up for it).
-PairDifferenceSums measure(const Vector& x_new, const Vector& x, const Vector& g_new,
-                           const Vector& g) {
+PairSums measure(const Vector& x_new, const Vector& x, const Vector& g_new, const Vector& g) {
   return detail::pairDifferences<double, false>(x.size(), x_new.data(), x.data(), g_new.data(),
                                                 g.data(), nullptr, nullptr);
 }
@@ -283,7 +282,7 @@ LbfgsHistory::PushResult LbfgsHistory::push(const Vector& x_new, const Vector& x
     return float_ ? store(x_new, x, g_new, g, slot.fs.data(), slot.fy.data())
                   : store(x_new, x, g_new, g, slot.s.data(), slot.y.data());
   };
-  PairDifferenceSums diff = free_slot ? into(nextSlot()) : measure(x_new, x, g_new, g);
+  PairSums diff = free_slot ? into(nextSlot()) : measure(x_new, x, g_new, g);
   PushResult result;
   result.sy = diff.sy;
   result.s_norm = std::sqrt(diff.ss);
@@ -306,7 +305,7 @@ LbfgsHistory::PushResult LbfgsHistory::push(const Vector& x_new, const Vector& x
       spillOldestResident();
     into(nextSlot());  // the same sums as measured
   }
-  nextSlot().rho = 1.0 / (float_ ? diff.float_sy : diff.sy);
+  nextSlot().rho = detail::pairRho(diff, float_);
   ++resident_count_;
   ++size_;
   return result;

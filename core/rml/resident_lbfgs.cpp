@@ -43,7 +43,7 @@ class ResidentHistory {
     const VectorSpace::PairSums sums =
         free_slot ? space_.differences(x_new, x, g_new, g, s_[slot].get(), y_[slot].get())
                   : space_.differences(x_new, x, g_new, g, nullptr, nullptr);
-    if (!detail::keepsPair({sums.sy, sums.ss, sums.yy, sums.float_sy}, float_pairs_))
+    if (!detail::keepsPair(sums, float_pairs_))
       return;
     if (!free_slot) {
       const std::size_t reuse = std::size_t(oldest_);
@@ -51,8 +51,7 @@ class ResidentHistory {
       --size_;
       space_.differences(x_new, x, g_new, g, s_[reuse].get(), y_[reuse].get());
     }
-    rho_[std::size_t((oldest_ + size_) % capacity)] =
-        1.0 / (float_pairs_ ? sums.float_sy : sums.sy);
+    rho_[std::size_t((oldest_ + size_) % capacity)] = detail::pairRho(sums, float_pairs_);
     ++size_;
   }
 

@@ -4,20 +4,12 @@
 #include <cmath>
 #include <cstddef>
 
+#include "core/compute/vector_space.h"
 #include "core/rml/detail/parallel_sum.h"
 
 namespace apertura::rml::detail {
 
-// An L-BFGS correction pair's sums: s.y, s.s and y.y of the double differences, and s.y with s
-// and y rounded to float element by element (what a float pair holds, whether stored or only
-// judged: float pairs are kept only when it is positive, and take rho from it, so the stored
-// curvature information is self-consistent).
-struct PairDifferenceSums {
-  double sy = 0.0;
-  double ss = 0.0;
-  double yy = 0.0;
-  double float_sy = 0.0;
-};
+using PairSums = compute::VectorSpace::PairSums;
 
 // s = x_new - x and y = g_new - g over n elements, formed in double, their sums accumulated
 // blockwise in index order (parallel_sum.h) and, when kStore, s and y stored in T (float: the
@@ -25,8 +17,8 @@ struct PairDifferenceSums {
 // host space (HostVectorSpace::differences) both form pairs here: the resident L-BFGS on the host
 // space gives the host solver's bits.
 template <typename T, bool kStore>
-PairDifferenceSums pairDifferences(std::size_t n, const double* x_new, const double* x,
-                                   const double* g_new, const double* g, T* s, T* y) {
+PairSums pairDifferences(std::size_t n, const double* x_new, const double* x, const double* g_new,
+                         const double* g, T* s, T* y) {
   const auto sums =
       blockedSums<4>(n, [&](std::size_t begin, std::size_t end, std::array<double, 4>& acc) {
         double sy = 0.0, ss = 0.0, yy = 0.0, float_sy = 0.0;
@@ -51,8 +43,14 @@ PairDifferenceSums pairDifferences(std::size_t n, const double* x_new, const dou
 // Whether L-BFGS keeps a pair with these sums: the curvature condition s.y > 1e-12 |s| |y| on the
 // double differences and, for float pairs, a positive s.y of the rounded pair (else its rho would
 // be infinite or negative).
-inline bool keepsPair(const PairDifferenceSums& p, bool float_pairs) {
+inline bool keepsPair(const PairSums& p, bool float_pairs) {
   return p.sy > 1e-12 * std::sqrt(p.ss) * std::sqrt(p.yy) && (!float_pairs || p.float_sy > 0.0);
+}
+
+// A kept pair's rho = 1 / s.y, of the pair as stored: float pairs take the rounded pair's s.y, so
+// the stored curvature information is self-consistent.
+inline double pairRho(const PairSums& p, bool float_pairs) {
+  return 1.0 / (float_pairs ? p.float_sy : p.sy);
 }
 
 }  // namespace apertura::rml::detail

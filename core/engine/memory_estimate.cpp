@@ -51,19 +51,19 @@ OptimizerMemory optimizerMemory(const project::ProjectSettings& s, std::uint64_t
     return mem;
   };
   OptimizerMemory mem;
-  if (o.method == "lbfgs") {
+  if (o.method == project::OptimizerMethod::Lbfgs) {
     // The pairs in RAM as the history itself decides them (limit, or memory threshold).
     rml::LbfgsHistoryOptions history;
     history.max_corrections = o.history;
     history.in_memory_limit = o.in_memory_limit.value_or(0);
     history.memory_threshold_bytes = historyMemoryBytes(o);
-    history.float_storage = o.history_precision == "float";
+    history.float_storage = o.history_precision == project::Precision::Float;
     const auto m = static_cast<std::uint64_t>(std::max(1, o.history));
     const auto resident =
         static_cast<std::uint64_t>(rml::LbfgsHistory::residentPairs(pixels, history));
     return lbfgs(m, resident, history.float_storage ? sizeof(float) : sizeof(double));
   }
-  if (o.method == "fista") {
+  if (o.method == project::OptimizerMethod::Fista) {
     // Extrapolated point, its gradient, prox input and output; per TV prox its dual fields (two
     // pairs), its primal iterate and the copies of its input and output. Several non-smooth terms
     // (plugins' counted too: an upper bound) share an inner SDMM with the quadratic and
@@ -78,13 +78,13 @@ OptimizerMemory optimizerMemory(const project::ProjectSettings& s, std::uint64_t
               ? 1
               : 0;
     }
-    const std::uint64_t joint = nonsmooth + (o.positivity != "none" ? 1 : 0);
+    const std::uint64_t joint = nonsmooth + (o.positivity != project::Positivity::None ? 1 : 0);
     mem.ram_vectors = 4 + 7 * tv + (nonsmooth > 1 ? rml::proxOfSumVectors(joint) : 0);
-  } else if (o.method == "sdmm") {
+  } else if (o.method == project::OptimizerMethod::Sdmm) {
     // Per function (the smooth part, each regularizer, positivity): y_i and z_i; plus the prox
     // input, the warm start, and the inner L-BFGS (default history 10, all in RAM) of the smooth
     // part's prox. Every regularizer is counted, smooth ones too: an upper bound.
-    std::uint64_t functions = 1 + (o.positivity != "none" ? 1 : 0);
+    std::uint64_t functions = 1 + (o.positivity != project::Positivity::None ? 1 : 0);
     for (const auto& r : s.regularizers)
       functions += r.lambda != 0.0 ? 1 : 0;
     mem.ram_vectors = 2 * functions + 2 + lbfgs(10, 10, sizeof(double)).ram_vectors;
@@ -96,7 +96,7 @@ OptimizerMemory optimizerMemory(const project::ProjectSettings& s, std::uint64_t
 }
 
 bool optimizerOnDevice(const project::ProjectSettings& s, bool deterministic_reduction) {
-  if (s.imaging.backend != "cuda")
+  if (s.imaging.backend != imaging::Backend::Cuda)
     return false;
   if (deterministic_reduction && !s.imaging.w_stacking)
     return false;
@@ -105,23 +105,23 @@ bool optimizerOnDevice(const project::ProjectSettings& s, bool deterministic_red
       return false;  // a plugin's term is evaluated on the host
   }
   const auto& o = s.optimizer;
-  if (o.method == "lbfgs") {
+  if (o.method == project::OptimizerMethod::Lbfgs) {
     rml::LbfgsHistoryOptions history;
     history.max_corrections = o.history;
     history.in_memory_limit = o.in_memory_limit.value_or(0);
     history.memory_threshold_bytes = historyMemoryBytes(o);
-    history.float_storage = o.history_precision == "float";
+    history.float_storage = o.history_precision == project::Precision::Float;
     return rml::LbfgsHistory::residentPairs(std::uint64_t(s.imaging.nx) * s.imaging.ny, history) ==
            std::max(1, o.history);
   }
-  if (o.method.rfind("cg-", 0) == 0)
+  if (project::isConjugateGradient(o.method))
     return true;
   // FISTA: one term's prox, or several by an inner SDMM, all resident.
-  return o.method == "fista";
+  return o.method == project::OptimizerMethod::Fista;
 }
 
 std::uint64_t imagePlanes(const project::ProjectSettings& s, const DataVolume& data) {
-  if (s.imaging.spectral_mode != "cube")
+  if (s.imaging.spectral_mode != project::SpectralMode::Cube)
     return 1;
   const auto chans = static_cast<std::uint64_t>(std::max(1, data.channels_per_row));
   const auto per_plane = static_cast<std::uint64_t>(std::max(1, s.imaging.channels_per_plane));
@@ -148,14 +148,15 @@ MemoryEstimate estimateMemory(const project::ProjectSettings& s, const DataVolum
   const auto padded = [&](int n) {
     return static_cast<std::uint64_t>(std::ceil(n * im.oversampling / 2.0) * 2.0);
   };
-  const std::uint64_t complex_size = im.precision == "double" ? 16 : 8;
+  const std::uint64_t complex_size = im.precision == project::Precision::Double ? 16 : 8;
   const int threads = im.threads > 0
                           ? im.threads
                           : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
   // Two grids (the model's transform, and the one the data term's residuals are gridded into,
   // tiles combined: double with float precision and grid_accumulation double), a real weight
   // grid for uniform/Briggs, and a 64x64 tile buffer per thread.
-  const std::uint64_t accumulator_size = im.grid_accumulation == "double" ? 16 : complex_size;
+  const std::uint64_t accumulator_size =
+      im.grid_accumulation == project::Precision::Double ? 16 : complex_size;
   e.grid_bytes = padded(im.nx) * padded(im.ny) * (complex_size + accumulator_size + 4) +
                  static_cast<std::uint64_t>(threads) * 64 * 64 * complex_size;
   // Every image buffer and the optimizer's vectors hold all planes of a cube.
@@ -191,8 +192,8 @@ MemoryEstimate estimateMemory(const project::ProjectSettings& s, const DataVolum
   }
   // data.mode forces a choice; w-stacking needs every visibility at once.
   const bool fits = fixed + all_data <= e.budget_bytes;
-  e.resident =
-      s.data.mode == "resident" || (s.data.mode != "streaming" && (fits || s.imaging.w_stacking));
+  e.resident = s.data.mode == ReadMode::kResident ||
+               (s.data.mode != ReadMode::kStreaming && (fits || s.imaging.w_stacking));
   if (e.resident) {
     e.visibility_bytes = all_data;
   } else {
@@ -201,7 +202,7 @@ MemoryEstimate estimateMemory(const project::ProjectSettings& s, const DataVolum
     const std::uint64_t chunk_bytes = e.chunk_rows * chans * per_sample;
     e.visibility_bytes = 4 * chunk_bytes + e.chunk_rows * chans * complex_size;
   }
-  if (im.backend == "cuda") {
+  if (im.backend == imaging::Backend::Cuda) {
     // As core/cuda/cuda_operator.cu allocates: grid, accumulator and cuFFT's work area (about a
     // grid: counted as one), the complex image and the correction vectors; uvw of every row and
     // the per-channel scales; one block's visibilities (complex) and weights (float). w-stacking

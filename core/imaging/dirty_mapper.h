@@ -23,7 +23,7 @@ struct DirtyImageSettings {
   SumOverProcesses sum_over_processes;
   // The backend of the gridding operator (operator_factory.h). CPU unless the caller passes the
   // project's imaging.backend / imaging.gpu_device, as the pipeline's dirty stages do.
-  BackendRequest backend{"cpu", 0};
+  BackendRequest backend{Backend::Cpu, 0};
 };
 
 struct DirtyImageResult {

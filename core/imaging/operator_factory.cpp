@@ -16,10 +16,8 @@
 namespace apertura::imaging {
 
 BackendDecision decideBackend(const BackendRequest& request, const GpuInventory& inventory) {
-  const std::string& b = request.backend;
-  if (b != "auto" && b != "cpu" && b != "cuda")
-    throw InputError("imaging.backend", "unknown backend '" + b + "' (expected auto, cpu or cuda)");
-  if (b == "cpu")
+  const Backend b = request.backend;
+  if (b == Backend::Cpu)
     return {false, "cpu (requested)"};
   std::string why_not;
   if (!inventory.built_with_cuda)
@@ -29,7 +27,7 @@ BackendDecision decideBackend(const BackendRequest& request, const GpuInventory&
   else if (request.device < 0 || request.device >= int(inventory.devices.size()))
     why_not = "CUDA device " + std::to_string(request.device) + " does not exist (" +
               std::to_string(inventory.devices.size()) + " found)";
-  if (b == "cuda" && !why_not.empty()) {
+  if (b == Backend::Cuda && !why_not.empty()) {
     const bool device_problem = inventory.built_with_cuda && !inventory.devices.empty();
     throw InputError(device_problem ? "imaging.gpu_device" : "imaging.backend",
                      "cuda requested, but " + why_not);
@@ -38,7 +36,7 @@ BackendDecision decideBackend(const BackendRequest& request, const GpuInventory&
     return {false, "cpu (auto: " + why_not + ")"};
   return {true, "cuda device " + std::to_string(request.device) + ": " +
                     describeGpu(inventory.devices[std::size_t(request.device)]) +
-                    (b == "auto" ? " (auto)" : " (requested)")};
+                    (b == Backend::Auto ? " (auto)" : " (requested)")};
 }
 
 int cudaThreadsPerBlock(const char* value) {
@@ -110,7 +108,8 @@ std::unique_ptr<ImagingOperator<T>> makeOperator(const ImageGeometry& geometry,
                                                  const OperatorSettings& settings,
                                                  const BackendRequest& request,
                                                  std::string* report) {
-  const GpuInventory inventory = request.backend == "cpu" ? GpuInventory{} : queryGpuDevices();
+  const GpuInventory inventory =
+      request.backend == Backend::Cpu ? GpuInventory{} : queryGpuDevices();
   const BackendDecision d = decideBackend(request, inventory);
   std::string line = d.reason;
   std::unique_ptr<ImagingOperator<T>> op;
@@ -119,7 +118,7 @@ std::unique_ptr<ImagingOperator<T>> makeOperator(const ImageGeometry& geometry,
     try {
       op = makeCuda<T>(geometry, settings, request.device);
     } catch (const std::exception& e) {
-      if (request.backend != "auto")
+      if (request.backend != Backend::Auto)
         throw;
       line = std::string("cpu (auto: the CUDA operator could not be created: ") + e.what() + ")";
     }

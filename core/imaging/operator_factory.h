@@ -3,14 +3,15 @@
 #include <memory>
 #include <string>
 
+#include "core/imaging/backend_kind.h"
 #include "core/imaging/gpu_devices.h"
 #include "core/imaging/imaging_operator.h"
 
 namespace apertura::imaging {
 
-// Which backend a run asked for: imaging.backend ("auto", "cpu", "cuda") and imaging.gpu_device.
+// Which backend a run asked for: imaging.backend and imaging.gpu_device.
 struct BackendRequest {
-  std::string backend = "auto";
+  Backend backend = Backend::Auto;
   int device = 0;
 };
 
@@ -20,9 +21,9 @@ struct BackendDecision {
   std::string reason;
 };
 
-// Pure decision (no device is touched): "cpu" -> CPU; "cuda" -> CUDA, or InputError naming
+// Pure decision (no device is touched): Cpu -> CPU; Cuda -> CUDA, or InputError naming
 // imaging.backend / imaging.gpu_device when CUDA is not built, no device exists or the index is
-// out of range; "auto" -> CUDA when it could be used, else the CPU with the reason.
+// out of range; Auto -> CUDA when it could be used, else the CPU with the reason.
 BackendDecision decideBackend(const BackendRequest& request, const GpuInventory& inventory);
 
 // Threads per block of the CUDA kernels from the value of APERTURA_CUDA_THREADS (null or empty:
@@ -34,7 +35,7 @@ int cudaThreadsPerBlock(const char* environment_value);
 // InputError otherwise.
 bool cudaTiledGridding(const char* environment_value);
 
-// The operator for a request. With "auto", a CUDA operator that cannot be created (too little
+// The operator for a request. With Auto, a CUDA operator that cannot be created (too little
 // device memory, say) falls back to the CPU. `report`, when given, receives one line for the run
 // log: the backend, the device and why.
 template <typename T>

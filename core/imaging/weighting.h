@@ -6,10 +6,9 @@
 
 #include "core/imaging/image_geometry.h"
 #include "core/imaging/uv_samples.h"
+#include "core/imaging/weighting_scheme.h"
 
 namespace apertura::imaging {
-
-enum class WeightingScheme { Natural, Uniform, Briggs, Radial };
 
 struct WeightingSettings {
   WeightingScheme scheme = WeightingScheme::Natural;

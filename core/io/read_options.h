@@ -3,17 +3,12 @@
 #include <cstddef>
 #include <optional>
 
+#include "core/io/read_mode.h"
 #include "core/io/row_range.h"
 #include "core/io/selection.h"
 #include "core/util/cancellation.h"
 
 namespace apertura {
-
-enum class ReadMode {
-  kAuto,       // resident when the selected data fit memory_budget_bytes, else streaming
-  kResident,   // read once, keep every chunk in RAM
-  kStreaming,  // re-read from disk on every pass; memory bounded by the chunk size
-};
 
 struct ReadOptions {
   VisibilitySelection selection;

@@ -46,7 +46,7 @@ void makePlaneTerms(std::unique_ptr<imaging::ImagingOperator<T>>& op,
 CubeOperator makeCubeOperator(const project::ImagingSettings& im, const imaging::ImageGeometry& g,
                               CubeData& cube, const RunData& data) {
   CubeOperator op;
-  if (im.precision == "double")
+  if (im.precision == project::Precision::Double)
     makePlaneTerms(op.d, im, g, cube, data, op);
   else
     makePlaneTerms(op.f, im, g, cube, data, op);
@@ -96,9 +96,9 @@ void cubeOptimizeAndRestoreStages(engine::RunContext& ctx, RunData& data, CubeDa
     std::vector<double> image(npix * P, 0.0);
     if (!s.optimizer.initial_model.empty()) {
       // A model cube of the run's planes (continuing a cube run), or one image for every plane.
-      image = readInitialModelCube(s.optimizer.initial_model, g, out.phase_centre_ra_rad,
-                                   out.phase_centre_dec_rad, s.optimizer.positivity != "none", mask,
-                                   planes);
+      image = readInitialModelCube(
+          s.optimizer.initial_model, g, out.phase_centre_ra_rad, out.phase_centre_dec_rad,
+          s.optimizer.positivity != project::Positivity::None, mask, planes);
     }
     std::size_t samples = 0;
     for (const auto& t : cube.totals)

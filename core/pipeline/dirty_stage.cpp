@@ -8,16 +8,6 @@ namespace {
 
 constexpr double kArcsec = 3.14159265358979323846 / (180.0 * 3600.0);
 
-imaging::KernelType kernelOf(const std::string& name) {
-  if (name == "kaiser-bessel")
-    return imaging::KernelType::KaiserBessel;
-  if (name == "pswf")
-    return imaging::KernelType::Prolate;
-  if (name == "pillbox")
-    return imaging::KernelType::Pillbox;
-  return imaging::KernelType::ExpSemicircle;
-}
-
 }  // namespace
 
 imaging::ImageGeometry runGeometry(const project::ProjectSettings& s, const RunData& data) {
@@ -35,10 +25,10 @@ imaging::OperatorSettings operatorSettings(const project::ImagingSettings& im) {
   imaging::OperatorSettings op;
   op.epsilon = im.epsilon;
   op.oversampling = im.oversampling;
-  op.kernel = kernelOf(im.kernel);
+  op.kernel = im.kernel;
   op.threads = im.threads;
   op.w_stacking = im.w_stacking;
-  op.double_accumulation = im.grid_accumulation == "double";
+  op.double_accumulation = im.grid_accumulation == project::Precision::Double;
   return op;
 }
 
@@ -55,10 +45,8 @@ imaging::DirtyImageSettings dirtyImageSettings(const project::ProjectSettings& s
   imaging::DirtyImageSettings d;
   d.geometry = runGeometry(s, data);
   d.op = operatorSettings(s.imaging, data);
-  std::string scheme = s.weighting.scheme;
-  if (scheme == "briggs")
-    scheme += ":" + std::to_string(s.weighting.robust);
-  d.weighting = imaging::WeightingSettings::parse(scheme);
+  d.weighting.scheme = s.weighting.scheme;
+  d.weighting.robust = s.weighting.robust;
   d.weighting.taper_fwhm_arcsec = s.weighting.taper_arcsec;
   d.weighting.super_uniform = s.weighting.super_uniform;
   d.sum_over_processes = data.sumOverRanks();

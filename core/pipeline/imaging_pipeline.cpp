@@ -44,7 +44,7 @@ engine::Pipeline makeImagingPipeline(std::shared_ptr<ImagingProducts> products,
           step();
       };
     };
-    const bool cube = ctx.settings().imaging.spectral_mode == "cube";
+    const bool cube = ctx.settings().imaging.spectral_mode == project::SpectralMode::Cube;
     ctx.stage("read", together([&] {
                 if (cube)
                   checkCubeSupported(ctx.settings(), comm);

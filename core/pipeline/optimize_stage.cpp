@@ -54,7 +54,7 @@ void makeDataTerm(std::unique_ptr<imaging::ImagingOperator<T>>& op,
 DataOperator makeDataOperator(const project::ImagingSettings& im, const imaging::ImageGeometry& g,
                               RunData& data) {
   DataOperator op;
-  if (im.precision == "double")
+  if (im.precision == project::Precision::Double)
     makeDataTerm(op.d, im, g, data, op);
   else
     makeDataTerm(op.f, im, g, data, op);
@@ -88,7 +88,8 @@ void optimizeAndRestoreStages(engine::RunContext& ctx, RunData& data, ImagingPro
     std::vector<double> image(npix, 0.0);
     if (!s.optimizer.initial_model.empty()) {
       image = readInitialModel(s.optimizer.initial_model, g, out.phase_centre_ra_rad,
-                               out.phase_centre_dec_rad, s.optimizer.positivity != "none", mask);
+                               out.phase_centre_dec_rad,
+                               s.optimizer.positivity != project::Positivity::None, mask);
     }
     const double dof = 2.0 * double(std::max<std::size_t>(1, chi2->numSamples()));
     runSolver(ctx, data, objective, mask, std::move(image), dof, out);

@@ -260,9 +260,10 @@ void readStage(engine::RunContext& ctx, RunData& data, ImagingProducts& out) {
     bytes = static_cast<std::size_t>(estimate.visibility_bytes);
     data.source = std::move(source);
     data.sequence = std::make_unique<StreamedChunks>(*data.source);
-    ctx.observer().progress(
-        1.0, "streaming " + std::to_string(rows) + " rows in " + std::to_string(chunks) +
-                 " chunks from disk on every pass (data.mode " + s.data.mode + ")");
+    ctx.observer().progress(1.0, "streaming " + std::to_string(rows) + " rows in " +
+                                     std::to_string(chunks) +
+                                     " chunks from disk on every pass (data.mode " +
+                                     project::choiceName(s.data.mode) + ")");
   } else {
     data.sequence = std::make_unique<HeldChunks>(data.chunks);
   }

@@ -20,24 +20,26 @@ namespace {
 
 using namespace std::chrono_literals;
 
-rml::LineSearchSettings lineSearch(const std::string& name, rml::LineSearchSettings base) {
-  base.kind = name == "armijo"         ? rml::LineSearchKind::Armijo
-              : name == "brent"        ? rml::LineSearchKind::Brent
-              : name == "more-thuente" ? rml::LineSearchKind::MoreThuente
-                                       : rml::LineSearchKind::StrongWolfe;
+using project::OptimizerMethod;
+
+rml::LineSearchSettings lineSearch(rml::LineSearchKind kind, rml::LineSearchSettings base) {
+  base.kind = kind;
   return base;
 }
 
-rml::CgBeta betaOf(const std::string& method) {
-  if (method == "cg-fr")
-    return rml::CgBeta::FletcherReeves;
-  if (method == "cg-hs")
-    return rml::CgBeta::HestenesStiefel;
-  if (method == "cg-dy")
-    return rml::CgBeta::DaiYuan;
-  if (method == "cg-hz")
-    return rml::CgBeta::HagerZhang;
-  return rml::CgBeta::PolakRibierePlus;
+rml::CgBeta betaOf(OptimizerMethod method) {
+  switch (method) {
+    case OptimizerMethod::CgFr:
+      return rml::CgBeta::FletcherReeves;
+    case OptimizerMethod::CgHs:
+      return rml::CgBeta::HestenesStiefel;
+    case OptimizerMethod::CgDy:
+      return rml::CgBeta::DaiYuan;
+    case OptimizerMethod::CgHz:
+      return rml::CgBeta::HagerZhang;
+    default:
+      return rml::CgBeta::PolakRibierePlus;
+  }
 }
 
 // Where spilled L-BFGS pairs go: the user's directory, else $TMPDIR, else beside the outputs.
@@ -60,7 +62,7 @@ rml::LbfgsSettings lbfgsSettings(const project::ProjectSettings& s, bool clip_pa
   ls.in_memory_limit = s.optimizer.in_memory_limit.value_or(0);
   ls.memory_threshold_bytes = engine::historyMemoryBytes(s.optimizer);
   ls.scratch_dir = scratchDirectory(s);
-  ls.float_history = s.optimizer.history_precision == "float";
+  ls.float_history = s.optimizer.history_precision == project::Precision::Float;
   ls.line_search = lineSearch(s.optimizer.line_search, ls.line_search);
   ls.positivity = clip_parameters;
   ls.stop = stop;
@@ -85,15 +87,15 @@ compute::VectorSpace* optimizerStateSpace(const project::ProjectSettings& s,
   compute::VectorSpace* space = f.residentSpace();
   if (space == nullptr)
     return nullptr;
-  const std::string& method = s.optimizer.method;
+  const OptimizerMethod method = s.optimizer.method;
   const bool clip_parameters =
       choice.project_positive && choice.mapping == rml::ImageMapping::Identity;
   bool resident = false;
-  if (method == "lbfgs")
+  if (method == OptimizerMethod::Lbfgs)
     resident = rml::lbfgsRunsResident(f, lbfgsSettings(s, clip_parameters, stop));
-  else if (method.rfind("cg-", 0) == 0)
+  else if (project::isConjugateGradient(method))
     resident = true;
-  else if (method == "fista")
+  else if (method == OptimizerMethod::Fista)
     resident = rml::fistaRunsResident(f, objective.proximalTerms(), fistaSettings(choice, stop));
   return resident ? space : nullptr;
 }
@@ -101,30 +103,31 @@ compute::VectorSpace* optimizerStateSpace(const project::ProjectSettings& s,
 rml::OptimizerResult minimize(const project::ProjectSettings& s, const SolverChoice& choice,
                               rml::DifferentiableFunction& f, rml::ObjectiveFunction& objective,
                               const rml::Vector& x0, const rml::StopCriteria& stop) {
-  const std::string& method = s.optimizer.method;
+  const OptimizerMethod method = s.optimizer.method;
   const bool clip_parameters =
       choice.project_positive && choice.mapping == rml::ImageMapping::Identity;
-  if (method == "lbfgs")
+  if (method == OptimizerMethod::Lbfgs)
     return rml::minimizeLbfgs(f, x0, lbfgsSettings(s, clip_parameters, stop));
-  if (method.rfind("cg-", 0) == 0) {
+  if (project::isConjugateGradient(method)) {
     rml::CgSettings cs;
     cs.beta = betaOf(method);
     cs.line_search = lineSearch(s.optimizer.line_search, cs.line_search);
     cs.stop = stop;
     return rml::minimizeConjugateGradient(f, x0, cs);
   }
-  if (method == "fista")
+  if (method == OptimizerMethod::Fista)
     return rml::minimizeFista(f, objective.proximalTerms(), x0, fistaSettings(choice, stop));
-  if (method == "sdmm") {
+  if (method == OptimizerMethod::Sdmm) {
     rml::SdmmSettings ss;
     ss.positivity = choice.project_positive;
     ss.stop = stop;
     return rml::minimizeSdmm(&f, objective.proximalTerms(), x0, ss);
   }
   // Validation let it through: a loaded plugin provides it (plugin_api.h).
-  const plugin::OptimizerEntry entry = plugin::PluginRegistry::global().findOptimizer(method);
+  const std::string& name = s.optimizer.plugin_method;
+  const plugin::OptimizerEntry entry = plugin::PluginRegistry::global().findOptimizer(name);
   if (!entry.api)
-    throw InputError("optimizer.method", "no loaded plugin provides '" + method + "'");
+    throw InputError("optimizer.method", "no loaded plugin provides '" + name + "'");
   return plugin::minimizeWithPlugin(entry, f, x0, stop, clip_parameters);
 }
 
@@ -132,12 +135,14 @@ rml::OptimizerResult minimize(const project::ProjectSettings& s, const SolverCho
 
 SolverChoice solverChoice(const project::OptimizerSettings& o) {
   SolverChoice c;
-  c.proximal = o.method == "fista" || o.method == "sdmm";
-  c.mapping = c.proximal                   ? rml::ImageMapping::Identity
-              : o.positivity == "log"      ? rml::ImageMapping::Exp
-              : o.positivity == "softplus" ? rml::ImageMapping::Softplus
-                                           : rml::ImageMapping::Identity;
-  c.project_positive = o.positivity == "projection" || (c.proximal && o.positivity != "none");
+  using project::Positivity;
+  c.proximal = project::isProximal(o.method);
+  c.mapping = c.proximal                             ? rml::ImageMapping::Identity
+              : o.positivity == Positivity::Log      ? rml::ImageMapping::Exp
+              : o.positivity == Positivity::Softplus ? rml::ImageMapping::Softplus
+                                                     : rml::ImageMapping::Identity;
+  c.project_positive =
+      o.positivity == Positivity::Projection || (c.proximal && o.positivity != Positivity::None);
   return c;
 }
 

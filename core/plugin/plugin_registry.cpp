@@ -6,6 +6,8 @@
 #include <set>
 #include <sstream>
 
+#include "core/project/setting_choices.h"
+
 namespace apertura::plugin {
 namespace fs = std::filesystem;
 
@@ -18,8 +20,7 @@ const std::vector<std::string>& builtinRegularizerNames() {
 }
 
 const std::vector<std::string>& builtinOptimizerNames() {
-  static const std::vector<std::string> names = {"lbfgs", "cg-fr", "cg-pr", "cg-hs",
-                                                 "cg-dy", "cg-hz", "fista", "sdmm"};
+  static const std::vector<std::string> names = project::choiceNames<project::OptimizerMethod>();
   return names;
 }
 

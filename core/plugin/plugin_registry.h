@@ -69,7 +69,7 @@ bool isBuiltinRegularizer(const std::string& type);
 // The built-in regularizers that proximal solvers (FISTA, SDMM) take through their prox: l1, tv
 // and tv-aniso. The other built-in ones are differentiable and join the smooth part.
 bool isBuiltinNonSmoothRegularizer(const std::string& type);
-// The built-in optimizer methods (lbfgs, cg-*, fista, sdmm), which plugins may not reuse.
+// The built-in optimizer methods (project::OptimizerMethod's names), which plugins may not reuse.
 const std::vector<std::string>& builtinOptimizerNames();
 
 // "" when `type` is a built-in regularizer or one a loaded plugin of `registry` provides; else the

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "core/project/project_file.h"
+#include "core/project/settings_fields.h"
 #include "core/util/input_error.h"
 
 namespace apertura::project {
@@ -133,111 +134,105 @@ std::string resolveRelative(const std::string& path, const std::string& base_dir
   return (fs::path(base_dir) / path).lexically_normal().string();
 }
 
-void readData(ObjectReader r, DataSettings& d, const std::string& base_dir) {
-  r.get("path", d.path);
-  d.path = resolveRelative(d.path, base_dir);
-  r.get("field_id", d.field_id);
-  r.getList("spectral_windows", d.spectral_windows);
-  r.get("channel_start", d.channel_start);
-  r.get("channel_end", d.channel_end);
-  r.get("product", d.product);
-  r.get("column", d.column);
-  r.get("chunk_rows", d.chunk_rows);
-  r.get("memory_budget_gb", d.memory_budget_gb);
-  r.get("mode", d.mode);
+template <typename T>
+struct IsOptional : std::false_type {};
+template <typename T>
+struct IsOptional<std::optional<T>> : std::true_type {};
+template <typename T>
+struct IsVector : std::false_type {};
+template <typename T>
+struct IsVector<std::vector<T>> : std::true_type {};
+
+// Reads every field of a section's table (settings_fields.h); defaults stay where the file is
+// silent.
+class FieldReader {
+ public:
+  FieldReader(ObjectReader& r, const std::string& base_dir) : r_(r), base_dir_(base_dir) {}
+
+  template <typename T>
+  void operator()(const Field& f, T& value) {
+    if constexpr (std::is_enum_v<T>) {
+      std::string name;
+      const bool present = has(f.key);
+      r_.get(f.key, name);
+      if (!present)
+        return;
+      const auto choice = parseChoice<T>(name);
+      if (!choice)
+        r_.fail(r_.field(f.key), "'" + name + "' is not one of: " + choiceList<T>());
+      value = *choice;
+    } else if constexpr (IsVector<T>::value) {
+      r_.getList(f.key, value);
+    } else if constexpr (std::is_same_v<T, std::map<std::string, double>>) {
+      if (const json* p = r_.child(f.key)) {
+        ObjectReader params(*p, r_.field(f.key), r_.source());
+        for (const auto& [key, v] : p->items())
+          params.get(key.c_str(), value[key]);
+        params.finish();
+      }
+    } else {
+      r_.get(f.key, value);
+      if constexpr (std::is_same_v<T, std::string>) {
+        if (f.path)
+          value = resolveRelative(value, base_dir_);
+      }
+    }
+  }
+
+  void operator()(const Field& f, MethodField& method) {
+    std::string name = method.settings.methodName();
+    r_.get(f.key, name);
+    method.settings.setMethod(name);
+  }
+
+ private:
+  bool has(const char* key) { return r_.child(key) != nullptr; }
+
+  ObjectReader& r_;
+  const std::string& base_dir_;
+};
+
+// Writes every field of a section's table.
+class FieldWriter {
+ public:
+  FieldWriter(json& j, const std::string& base_dir) : j_(j), base_dir_(base_dir) {}
+
+  template <typename T>
+  void operator()(const Field& f, const T& value) {
+    if constexpr (std::is_enum_v<T>) {
+      j_[f.key] = choiceName(value);
+    } else if constexpr (IsOptional<T>::value) {
+      j_[f.key] = optionalJson(value);
+    } else if constexpr (std::is_same_v<T, std::string>) {
+      j_[f.key] = f.path ? relativeIfBelow(value, base_dir_) : value;
+    } else if constexpr (IsVector<T>::value) {
+      if (!(f.omit_when_empty && value.empty()))
+        j_[f.key] = value;
+    } else {
+      j_[f.key] = value;
+    }
+  }
+
+  void operator()(const Field& f, const MethodField& method) {
+    j_[f.key] = method.settings.methodName();
+  }
+
+ private:
+  json& j_;
+  const std::string& base_dir_;
+};
+
+template <typename Section>
+void readSection(ObjectReader r, Section& section, const std::string& base_dir) {
+  visitFields(section, FieldReader(r, base_dir));
   r.finish();
 }
 
-void readWeighting(ObjectReader r, WeightingSettings& w) {
-  r.get("scheme", w.scheme);
-  r.get("robust", w.robust);
-  r.get("taper_arcsec", w.taper_arcsec);
-  r.get("super_uniform", w.super_uniform);
-  r.finish();
-}
-
-void readImaging(ObjectReader r, ImagingSettings& i) {
-  r.get("nx", i.nx);
-  r.get("ny", i.ny);
-  r.get("cell_arcsec", i.cell_arcsec);
-  r.get("kernel", i.kernel);
-  r.get("epsilon", i.epsilon);
-  r.get("oversampling", i.oversampling);
-  r.get("w_stacking", i.w_stacking);
-  r.get("backend", i.backend);
-  r.get("gpu_device", i.gpu_device);
-  r.get("threads", i.threads);
-  r.get("precision", i.precision);
-  r.get("grid_accumulation", i.grid_accumulation);
-  r.get("spectral_mode", i.spectral_mode);
-  r.get("channels_per_plane", i.channels_per_plane);
-  r.finish();
-}
-
-void readOptimizer(ObjectReader r, OptimizerSettings& o, const std::string& base_dir) {
-  r.get("method", o.method);
-  r.get("line_search", o.line_search);
-  r.get("max_iterations", o.max_iterations);
-  r.get("history", o.history);
-  r.get("in_memory_limit", o.in_memory_limit);
-  r.get("history_memory_gb", o.history_memory_gb);
-  r.get("scratch_dir", o.scratch_dir);
-  r.get("history_precision", o.history_precision);
-  r.get("relative_tolerance", o.relative_tolerance);
-  r.get("gradient_tolerance", o.gradient_tolerance);
-  r.get("time_limit_s", o.time_limit_s);
-  r.get("positivity", o.positivity);
-  r.get("snapshot_every", o.snapshot_every);
-  r.get("initial_model", o.initial_model);
-  r.finish();
-  o.initial_model = resolveRelative(o.initial_model, base_dir);
-}
-
-void readOutput(ObjectReader r, OutputSettings& o, const std::string& base_dir) {
-  r.get("prefix", o.prefix);
-  r.get("dirty", o.dirty);
-  r.get("psf", o.psf);
-  r.get("model", o.model);
-  r.get("residual", o.residual);
-  r.get("restored", o.restored);
-  r.get("metrics_csv", o.metrics_csv);
-  r.get("write_model_column", o.write_model_column);
-  r.get("model_column", o.model_column);
-  r.get("write_residual_column", o.write_residual_column);
-  r.get("residual_column", o.residual_column);
-  r.get("model_ms", o.model_ms);
-  o.model_ms = resolveRelative(o.model_ms, base_dir);
-  r.get("model_in_place", o.model_in_place);
-  r.finish();
-}
-
-void readView(ObjectReader r, ViewSettings& v) {
-  r.get("colormap", v.colormap);
-  r.get("invert", v.invert);
-  r.get("scaling", v.scaling);
-  r.get("power_exponent", v.power_exponent);
-  r.get("clip", v.clip);
-  r.get("clip_percent", v.clip_percent);
-  r.get("user_min", v.user_min);
-  r.get("user_max", v.user_max);
-  r.get("zoom", v.zoom);
-  r.get("center_x", v.center_x);
-  r.get("center_y", v.center_y);
-  r.finish();
-}
-
-json viewJson(const ViewSettings& v) {
-  return {{"colormap", v.colormap},
-          {"invert", v.invert},
-          {"scaling", v.scaling},
-          {"power_exponent", v.power_exponent},
-          {"clip", v.clip},
-          {"clip_percent", v.clip_percent},
-          {"user_min", v.user_min},
-          {"user_max", v.user_max},
-          {"zoom", optionalJson(v.zoom)},
-          {"center_x", v.center_x},
-          {"center_y", v.center_y}};
+template <typename Section>
+json sectionJson(Section section, const std::string& base_dir) {
+  json j = json::object();
+  visitFields(section, FieldWriter(j, base_dir));
+  return j;
 }
 
 template <typename Fn>
@@ -252,89 +247,40 @@ void readArray(ObjectReader& top, const char* key, Fn&& read_one) {
   }
 }
 
+template <typename Section>
+void readList(ObjectReader& top, const char* key, std::vector<Section>& out,
+              const std::string& base_dir) {
+  readArray(top, key, [&](ObjectReader r) {
+    Section one;
+    readSection(std::move(r), one, base_dir);
+    out.push_back(std::move(one));
+  });
+}
+
+template <typename Section>
+json listJson(const std::vector<Section>& list, const std::string& base_dir) {
+  json a = json::array();
+  for (const auto& one : list)
+    a.push_back(sectionJson(one, base_dir));
+  return a;
+}
+
 }  // namespace
 
 std::string projectToJson(const ProjectSettings& s, const std::string& base_dir) {
   json j;
   j["schema_version"] = ProjectSettings::kSchemaVersion;
   j["application"] = "apertura";
-  const auto& d = s.data;
-  j["data"] = {{"path", relativeIfBelow(d.path, base_dir)},
-               {"field_id", optionalJson(d.field_id)},
-               {"spectral_windows", d.spectral_windows},
-               {"channel_start", d.channel_start},
-               {"channel_end", optionalJson(d.channel_end)},
-               {"product", d.product},
-               {"column", d.column},
-               {"chunk_rows", optionalJson(d.chunk_rows)},
-               {"memory_budget_gb", optionalJson(d.memory_budget_gb)},
-               {"mode", d.mode}};
-  const auto& w = s.weighting;
-  j["weighting"] = {{"scheme", w.scheme},
-                    {"robust", w.robust},
-                    {"taper_arcsec", optionalJson(w.taper_arcsec)},
-                    {"super_uniform", w.super_uniform}};
-  const auto& i = s.imaging;
-  j["imaging"] = {{"nx", i.nx},
-                  {"ny", i.ny},
-                  {"cell_arcsec", optionalJson(i.cell_arcsec)},
-                  {"kernel", i.kernel},
-                  {"epsilon", i.epsilon},
-                  {"oversampling", i.oversampling},
-                  {"w_stacking", i.w_stacking},
-                  {"backend", i.backend},
-                  {"gpu_device", i.gpu_device},
-                  {"threads", i.threads},
-                  {"precision", i.precision},
-                  {"grid_accumulation", i.grid_accumulation},
-                  {"spectral_mode", i.spectral_mode},
-                  {"channels_per_plane", i.channels_per_plane}};
-  j["regularizers"] = json::array();
-  for (const auto& r : s.regularizers) {
-    json reg = {{"type", r.type},
-                {"lambda", r.lambda},
-                {"use_mask", r.use_mask},
-                {"parameters", r.parameters}};
-    if (!r.planes.empty())  // every plane: no key, so older files round-trip unchanged
-      reg["planes"] = r.planes;
-    j["regularizers"].push_back(std::move(reg));
-  }
-  const auto& o = s.optimizer;
-  j["optimizer"] = {{"method", o.method},
-                    {"line_search", o.line_search},
-                    {"max_iterations", o.max_iterations},
-                    {"history", o.history},
-                    {"in_memory_limit", optionalJson(o.in_memory_limit)},
-                    {"history_memory_gb", optionalJson(o.history_memory_gb)},
-                    {"scratch_dir", o.scratch_dir},
-                    {"history_precision", o.history_precision},
-                    {"relative_tolerance", o.relative_tolerance},
-                    {"gradient_tolerance", o.gradient_tolerance},
-                    {"time_limit_s", optionalJson(o.time_limit_s)},
-                    {"positivity", o.positivity},
-                    {"snapshot_every", o.snapshot_every},
-                    {"initial_model", relativeIfBelow(o.initial_model, base_dir)}};
-  j["mask"] = json::array();
-  for (const auto& m : s.mask) {
-    j["mask"].push_back({{"shape", m.shape}, {"subtract", m.subtract}, {"values", m.values}});
-  }
-  const auto& out = s.output;
-  j["output"] = {{"prefix", out.prefix},
-                 {"dirty", out.dirty},
-                 {"psf", out.psf},
-                 {"model", out.model},
-                 {"residual", out.residual},
-                 {"restored", out.restored},
-                 {"metrics_csv", out.metrics_csv},
-                 {"write_model_column", out.write_model_column},
-                 {"model_column", out.model_column},
-                 {"write_residual_column", out.write_residual_column},
-                 {"residual_column", out.residual_column},
-                 {"model_ms", relativeIfBelow(out.model_ms, base_dir)},
-                 {"model_in_place", out.model_in_place}};
+  j["data"] = sectionJson(s.data, base_dir);
+  j["weighting"] = sectionJson(s.weighting, base_dir);
+  j["imaging"] = sectionJson(s.imaging, base_dir);
+  j["regularizers"] = listJson(s.regularizers, base_dir);
+  j["optimizer"] = sectionJson(s.optimizer, base_dir);
+  j["mask"] = listJson(s.mask, base_dir);
+  j["output"] = sectionJson(s.output, base_dir);
   j["views"] = json::object();
   for (const auto& [name, view] : s.views)
-    j["views"][name] = viewJson(view);
+    j["views"][name] = sectionJson(view, base_dir);
   return j.dump(2) + "\n";
 }
 
@@ -361,44 +307,22 @@ ProjectSettings projectFromJson(const std::string& text, const std::string& base
 
   ProjectSettings s;  // defaults fill what the file leaves out
   s.regularizers.clear();
-  if (const json* d = top.child("data"))
-    readData(ObjectReader(*d, "data", source), s.data, base_dir);
-  if (const json* w = top.child("weighting"))
-    readWeighting(ObjectReader(*w, "weighting", source), s.weighting);
-  if (const json* i = top.child("imaging"))
-    readImaging(ObjectReader(*i, "imaging", source), s.imaging);
-  if (const json* o = top.child("optimizer"))
-    readOptimizer(ObjectReader(*o, "optimizer", source), s.optimizer, base_dir);
-  if (const json* o = top.child("output"))
-    readOutput(ObjectReader(*o, "output", source), s.output, base_dir);
-  readArray(top, "regularizers", [&](ObjectReader r) {
-    RegularizerSettings reg;
-    r.get("type", reg.type);
-    r.get("lambda", reg.lambda);
-    r.get("use_mask", reg.use_mask);
-    r.getList("planes", reg.planes);
-    if (const json* p = r.child("parameters")) {
-      ObjectReader params(*p, r.field("parameters"), source);
-      for (const auto& [key, value] : p->items())
-        params.get(key.c_str(), reg.parameters[key]);
-      params.finish();
-    }
-    r.finish();
-    s.regularizers.push_back(std::move(reg));
-  });
-  readArray(top, "mask", [&](ObjectReader r) {
-    MaskRegion m;
-    r.get("shape", m.shape);
-    r.get("subtract", m.subtract);
-    r.getList("values", m.values);
-    r.finish();
-    s.mask.push_back(std::move(m));
-  });
+  const auto section = [&](const char* key, auto& settings) {
+    if (const json* section_json = top.child(key))
+      readSection(ObjectReader(*section_json, key, source), settings, base_dir);
+  };
+  section("data", s.data);
+  section("weighting", s.weighting);
+  section("imaging", s.imaging);
+  section("optimizer", s.optimizer);
+  section("output", s.output);
+  readList(top, "regularizers", s.regularizers, base_dir);
+  readList(top, "mask", s.mask, base_dir);
   if (const json* v = top.child("views")) {
     if (!v->is_object())
       top.fail("views", std::string("expected an object, got ") + typeName(*v));
     for (const auto& [name, view] : v->items())
-      readView(ObjectReader(view, "views." + name, source), s.views[name]);
+      readSection(ObjectReader(view, "views." + name, source), s.views[name], base_dir);
   }
   top.finish();
   try {

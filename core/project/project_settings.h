@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "core/project/setting_choices.h"
+
 namespace apertura::project {
 
 // One settings structure is the project-file schema (`.apertura`, JSON). Every field has a
@@ -25,11 +27,11 @@ struct DataSettings {
   std::optional<double> memory_budget_gb;  // auto: half the machine's RAM
   // auto: the engine keeps the visibilities in RAM when its memory estimate fits the budget and
   // streams them from disk on every pass otherwise; resident or streaming force one.
-  std::string mode = "auto";
+  ReadMode mode = ReadMode::kAuto;
 };
 
 struct WeightingSettings {
-  std::string scheme = "briggs";       // natural, uniform, briggs, radial
+  imaging::WeightingScheme scheme = imaging::WeightingScheme::Briggs;
   double robust = 0.5;                 // Briggs robust parameter, -2 .. 2
   std::optional<double> taper_arcsec;  // Gaussian uv taper, FWHM on the sky
   double super_uniform = 1.0;  // weighting field of view relative to the image (uniform/briggs)
@@ -39,22 +41,22 @@ struct ImagingSettings {
   int nx = 512;
   int ny = 512;
   std::optional<double> cell_arcsec;  // auto: from the longest baseline
-  std::string kernel = "es";          // es, kaiser-bessel, pswf, pillbox
-  double epsilon = 1e-5;              // requested operator accuracy
+  imaging::KernelType kernel = imaging::KernelType::ExpSemicircle;
+  double epsilon = 1e-5;  // requested operator accuracy
   double oversampling = 2.0;
   bool w_stacking = false;
-  std::string backend = "auto";  // auto, cpu, cuda
+  Backend backend = Backend::Auto;
   int gpu_device = 0;
-  int threads = 0;                  // 0: all cores
-  std::string precision = "float";  // float, double
+  int threads = 0;  // 0: all cores
+  Precision precision = Precision::Float;
   // With float precision: the grid the residuals of all chunks are summed into. double: results
   // do not depend on the chunking or the number of MPI processes (beyond the rounding inside a
   // chunk), at the cost of a double grid and a double FFT per gradient. float: half that grid.
-  std::string grid_accumulation = "double";  // double, float
+  Precision grid_accumulation = Precision::Double;
   // mfs: one image of every selected channel (multi-frequency synthesis). cube: one image plane
   // per channels_per_plane adjacent selected channels, all planes imaged jointly (a plane never
   // mixes spectral windows; each plane has its own weighting, PSF and clean beam).
-  std::string spectral_mode = "mfs";
+  SpectralMode spectral_mode = SpectralMode::Mfs;
   int channels_per_plane = 1;
 };
 
@@ -69,15 +71,16 @@ struct RegularizerSettings {
 };
 
 struct OptimizerSettings {
-  std::string method = "lbfgs";       // lbfgs, cg-fr, cg-pr, cg-hs, cg-dy, cg-hz, fista, sdmm
-  std::string line_search = "wolfe";  // armijo, wolfe, more-thuente, brent
+  OptimizerMethod method = OptimizerMethod::Lbfgs;
+  std::string plugin_method;  // the plugin optimizer's name, with method Plugin
+  rml::LineSearchKind line_search = rml::LineSearchKind::StrongWolfe;
   int max_iterations = 100;
   int history = 10;  // L-BFGS correction pairs
   double relative_tolerance = 1e-7;
   double gradient_tolerance = 1e-10;
   std::optional<double> time_limit_s;
-  std::string positivity = "projection";  // none, projection, softplus, log
-  int snapshot_every = 5;                 // iterations between image snapshots
+  Positivity positivity = Positivity::Projection;
+  int snapshot_every = 5;  // iterations between image snapshots
   // L-BFGS pairs kept in RAM; the older ones spill to disk (results identical). auto: all.
   std::optional<int> in_memory_limit;
   // Without in_memory_limit: the RAM (GiB) the L-BFGS pairs may use. All pairs stay in RAM when
@@ -88,10 +91,15 @@ struct OptimizerSettings {
   // Empty (auto): $TMPDIR, else the output directory.
   std::string scratch_dir;
   // Precision of the L-BFGS pairs and search direction: double, or float (half the RAM and spill).
-  std::string history_precision = "double";
+  Precision history_precision = Precision::Double;
   // Start from this model (FITS, Jy/pixel, the image's size) instead of an empty image: resumes
   // an earlier run from its -model.fits. Empty: start from zero.
   std::string initial_model;
+
+  // The method's name in project files: a built-in's, or the plugin optimizer's.
+  std::string methodName() const;
+  // A built-in's name selects it; any other name is a plugin's (validation checks it is loaded).
+  void setMethod(const std::string& name);
 };
 
 // A mask region in image pixel coordinates (0-based, x then y). Regions are applied in order:

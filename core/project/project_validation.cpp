@@ -1,9 +1,11 @@
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <set>
 
 #include "core/plugin/plugin_registry.h"
 #include "core/project/project_file.h"
+#include "core/project/settings_fields.h"
 #include "core/util/input_error.h"
 
 namespace apertura::project {
@@ -42,56 +44,78 @@ void validatePlanes(const std::vector<int>& planes, bool cube, const std::string
           "imaging.spectral_mode to cube");
 }
 
+// Checks each field of a section against its table entry (settings_fields.h).
+class FieldValidator {
+ public:
+  explicit FieldValidator(std::string at) : at_(std::move(at)) {}
+
+  template <typename T>
+  void operator()(const Field& f, const T& value) const {
+    const std::string at = at_ + "." + f.key;
+    if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) {
+      number(f, double(value), at);
+    } else if constexpr (std::is_same_v<T, std::optional<int>> ||
+                         std::is_same_v<T, std::optional<std::size_t>> ||
+                         std::is_same_v<T, std::optional<double>>) {
+      if (value)
+        number(f, double(*value), at);
+    } else if constexpr (std::is_same_v<T, std::vector<int>> ||
+                         std::is_same_v<T, std::vector<double>>) {
+      for (std::size_t i = 0; i < value.size(); ++i)
+        number(f, double(value[i]), at + "[" + std::to_string(i) + "]");
+    } else if constexpr (std::is_same_v<T, std::map<std::string, double>>) {
+      for (const auto& [key, v] : value)
+        require(finite(v), at + "." + key, "must be a finite number");
+    } else if constexpr (std::is_same_v<T, std::string>) {
+      if (!f.allowed.empty())
+        oneOf(value, f.allowed, at);
+    }
+    // Enums and the method hold only valid values (checked when text became an enum).
+  }
+
+ private:
+  static void number(const Field& f, double value, const std::string& at) {
+    const std::string problem = rangeProblem(f, value);
+    require(problem.empty(), at, problem);
+  }
+
+  std::string at_;
+};
+
+template <typename Section>
+void validateSection(Section& section, const std::string& at) {
+  visitFields(section, FieldValidator(at));
+}
+
 }  // namespace
 
 void validateProject(const ProjectSettings& s) {
-  const auto& d = s.data;
-  require(!d.field_id || *d.field_id >= 0, "data.field_id", "must be >= 0");
-  for (std::size_t i = 0; i < d.spectral_windows.size(); ++i) {
-    require(d.spectral_windows[i] >= 0, "data.spectral_windows[" + std::to_string(i) + "]",
-            "must be >= 0");
+  ProjectSettings copy = s;  // the tables visit mutable sections
+  validateSection(copy.data, "data");
+  validateSection(copy.weighting, "weighting");
+  validateSection(copy.imaging, "imaging");
+  for (std::size_t i = 0; i < copy.regularizers.size(); ++i)
+    validateSection(copy.regularizers[i], "regularizers[" + std::to_string(i) + "]");
+  validateSection(copy.optimizer, "optimizer");
+  for (std::size_t i = 0; i < copy.mask.size(); ++i)
+    validateSection(copy.mask[i], "mask[" + std::to_string(i) + "]");
+  validateSection(copy.output, "output");
+  for (auto& [name, v] : copy.views) {
+    require(!name.empty(), "views", "a view needs a name");
+    validateSection(v, "views." + name);
   }
-  require(d.channel_start >= 0, "data.channel_start", "must be >= 0");
+
+  // What no single field can say.
+  const auto& d = s.data;
   require(!d.channel_end || *d.channel_end >= d.channel_start, "data.channel_end",
           "must be >= data.channel_start");
-  oneOf(d.product, {"I", "Q", "U", "V", "XX", "YY", "XY", "YX", "RR", "LL", "RL", "LR"},
-        "data.product");
-  oneOf(d.column, {"auto", "DATA", "CORRECTED_DATA", "MODEL_DATA"}, "data.column");
-  require(!d.chunk_rows || *d.chunk_rows > 0, "data.chunk_rows", "must be > 0");
-  require(!d.memory_budget_gb || (finite(*d.memory_budget_gb) && *d.memory_budget_gb > 0.0),
-          "data.memory_budget_gb", "must be a positive number of GB");
-  oneOf(d.mode, {"auto", "resident", "streaming"}, "data.mode");
-  require(!(d.mode == "streaming" && s.imaging.w_stacking), "data.mode",
+  require(!(d.mode == ReadMode::kStreaming && s.imaging.w_stacking), "data.mode",
           "streaming cannot be combined with imaging.w_stacking (one pass per w plane needs the "
           "visibilities in memory)");
 
-  const auto& w = s.weighting;
-  oneOf(w.scheme, {"natural", "uniform", "briggs", "radial"}, "weighting.scheme");
-  require(finite(w.robust) && w.robust >= -2.0 && w.robust <= 2.0, "weighting.robust",
-          "must lie in [-2, 2]");
-  require(!w.taper_arcsec || (finite(*w.taper_arcsec) && *w.taper_arcsec > 0.0),
-          "weighting.taper_arcsec", "must be > 0");
-  require(finite(w.super_uniform) && w.super_uniform > 0.0, "weighting.super_uniform",
-          "must be > 0");
-
   const auto& im = s.imaging;
-  require(im.nx >= 8 && im.nx <= 65536, "imaging.nx", "must lie in [8, 65536]");
-  require(im.ny >= 8 && im.ny <= 65536, "imaging.ny", "must lie in [8, 65536]");
-  require(!im.cell_arcsec || (finite(*im.cell_arcsec) && *im.cell_arcsec > 0.0),
-          "imaging.cell_arcsec", "must be > 0");
-  oneOf(im.kernel, {"es", "kaiser-bessel", "pswf", "pillbox"}, "imaging.kernel");
-  require(finite(im.epsilon) && im.epsilon >= 1e-14 && im.epsilon <= 0.1, "imaging.epsilon",
-          "must lie in [1e-14, 0.1]");
-  require(finite(im.oversampling) && im.oversampling >= 1.2 && im.oversampling <= 2.5,
-          "imaging.oversampling", "must lie in [1.2, 2.5]");
-  oneOf(im.backend, {"auto", "cpu", "cuda"}, "imaging.backend");
-  require(im.gpu_device >= 0, "imaging.gpu_device", "must be >= 0");
-  require(im.threads >= 0, "imaging.threads", "must be >= 0 (0: all cores)");
-  oneOf(im.precision, {"float", "double"}, "imaging.precision");
-  oneOf(im.grid_accumulation, {"double", "float"}, "imaging.grid_accumulation");
-  oneOf(im.spectral_mode, {"mfs", "cube"}, "imaging.spectral_mode");
-  require(im.channels_per_plane >= 1, "imaging.channels_per_plane", "must be >= 1");
-  if (im.spectral_mode == "cube") {
+  const bool cube = im.spectral_mode == SpectralMode::Cube;
+  if (cube) {
     require(!im.w_stacking, "imaging.spectral_mode",
             "cube cannot be combined with imaging.w_stacking (use spectral_mode mfs)");
     require(
@@ -111,43 +135,21 @@ void validateProject(const ProjectSettings& s) {
           plugin::regularizerTypeProblem(plugin::PluginRegistry::global(), r.type);
       require(problem.empty(), at + ".type", problem);
     }
-    require(finite(r.lambda) && r.lambda >= 0.0, at + ".lambda", "must be >= 0");
-    for (const auto& [key, value] : r.parameters) {
-      require(finite(value), at + ".parameters." + key, "must be a finite number");
-    }
-    validatePlanes(r.planes, im.spectral_mode == "cube", at + ".planes");
+    validatePlanes(r.planes, cube, at + ".planes");
   }
 
   const auto& o = s.optimizer;
-  const auto& methods = plugin::builtinOptimizerNames();
-  if (std::find(methods.begin(), methods.end(), o.method) == methods.end() &&
-      !plugin::PluginRegistry::global().findOptimizer(o.method).api) {
+  if (o.method == OptimizerMethod::Plugin &&
+      !plugin::PluginRegistry::global().findOptimizer(o.plugin_method).api) {
     // Neither built in nor provided by a loaded plugin.
-    std::string list;
-    for (const auto& m : methods)
-      list += (list.empty() ? "" : ", ") + m;
-    throw InputError("optimizer.method", "'" + o.method + "' is not one of: " + list +
-                                             ", nor an optimizer of a loaded "
-                                             "plugin (searched: " +
-                                             plugin::PluginRegistry::global().searchPathText() +
-                                             ")");
+    throw InputError("optimizer.method",
+                     "'" + o.plugin_method + "' is not one of: " + choiceList<OptimizerMethod>() +
+                         ", nor an optimizer of a loaded "
+                         "plugin (searched: " +
+                         plugin::PluginRegistry::global().searchPathText() + ")");
   }
-  oneOf(o.line_search, {"armijo", "wolfe", "more-thuente", "brent"}, "optimizer.line_search");
-  require(o.max_iterations >= 0, "optimizer.max_iterations", "must be >= 0");
-  require(o.history >= 1 && o.history <= 1000, "optimizer.history", "must lie in [1, 1000]");
   require(!o.in_memory_limit || (*o.in_memory_limit >= 1 && *o.in_memory_limit <= o.history),
           "optimizer.in_memory_limit", "must lie in [1, optimizer.history]");
-  require(!o.history_memory_gb || *o.history_memory_gb > 0.0, "optimizer.history_memory_gb",
-          "must be > 0 (auto: no limit)");
-  oneOf(o.history_precision, {"double", "float"}, "optimizer.history_precision");
-  require(finite(o.relative_tolerance) && o.relative_tolerance >= 0.0,
-          "optimizer.relative_tolerance", "must be >= 0");
-  require(finite(o.gradient_tolerance) && o.gradient_tolerance >= 0.0,
-          "optimizer.gradient_tolerance", "must be >= 0");
-  require(!o.time_limit_s || (finite(*o.time_limit_s) && *o.time_limit_s > 0.0),
-          "optimizer.time_limit_s", "must be > 0");
-  oneOf(o.positivity, {"none", "projection", "softplus", "log"}, "optimizer.positivity");
-  require(o.snapshot_every >= 1, "optimizer.snapshot_every", "must be >= 1");
 
   if (s.output.write_model_column) {
     require(!s.output.model_column.empty(), "output.model_column", "must name a column");
@@ -163,31 +165,13 @@ void validateProject(const ProjectSettings& s) {
   }
 
   for (const auto& [name, v] : s.views) {
-    const std::string at = "views." + name;
-    require(!name.empty(), "views", "a view needs a name");
-    oneOf(v.colormap, {"gray", "viridis", "inferno", "magma", "cubehelix", "coolwarm"},
-          at + ".colormap");
-    oneOf(v.scaling, {"linear", "log", "sqrt", "asinh", "power", "histeq"}, at + ".scaling");
-    require(finite(v.power_exponent) && v.power_exponent > 0.0, at + ".power_exponent",
-            "must be > 0");
-    oneOf(v.clip, {"minmax", "percentile", "user"}, at + ".clip");
-    require(finite(v.clip_percent) && v.clip_percent > 0.0 && v.clip_percent <= 100.0,
-            at + ".clip_percent", "must lie in (0, 100]");
-    require(finite(v.user_min) && finite(v.user_max), at + ".user_min",
-            "user_min and user_max must be finite");
-    require(v.clip != "user" || v.user_max > v.user_min, at + ".user_max",
+    require(v.clip != "user" || v.user_max > v.user_min, "views." + name + ".user_max",
             "must be above user_min when clip is \"user\"");
-    // The range the image view accepts (1/64 .. 256 screen pixels per image pixel).
-    require(!v.zoom || (finite(*v.zoom) && *v.zoom >= 1.0 / 64.0 && *v.zoom <= 256.0), at + ".zoom",
-            "must lie in [1/64, 256] or be \"auto\"");
-    require(finite(v.center_x) && finite(v.center_y), at + ".center_x",
-            "center_x and center_y must be finite");
   }
 
   for (std::size_t i = 0; i < s.mask.size(); ++i) {
     const auto& m = s.mask[i];
     const std::string at = "mask[" + std::to_string(i) + "]";
-    oneOf(m.shape, {"rectangle", "ellipse", "polygon"}, at + ".shape");
     const std::size_t n = m.values.size();
     const bool ok = m.shape == "rectangle" ? n == 4
                     : m.shape == "ellipse" ? n == 5
@@ -196,9 +180,35 @@ void validateProject(const ProjectSettings& s) {
             m.shape == "rectangle" ? "a rectangle needs 4 values (x0 y0 x1 y1)"
             : m.shape == "ellipse" ? "an ellipse needs 5 values (cx cy a b angle_deg)"
                                    : "a polygon needs at least 3 (x, y) vertices");
-    for (double v : m.values)
-      require(finite(v), at + ".values", "must be finite numbers");
   }
+}
+
+std::string rangeText(const Field& field) {
+  const auto text = [](double v) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%g", v);
+    return std::string(buffer);
+  };
+  const bool has_min = std::isfinite(field.min), has_max = std::isfinite(field.max);
+  if (has_min && has_max)
+    return std::string(field.min_open ? "(" : "[") + text(field.min) + ", " + text(field.max) + "]";
+  if (has_min)
+    return (field.min_open ? "> " : ">= ") + text(field.min);
+  if (has_max)
+    return "<= " + text(field.max);
+  return {};
+}
+
+std::string rangeProblem(const Field& field, double value) {
+  const bool low_ok = field.min_open ? value > field.min : value >= field.min;
+  if (std::isfinite(value) && low_ok && value <= field.max)
+    return {};
+  if (field.problem != nullptr)
+    return field.problem;
+  const std::string range = rangeText(field);
+  if (range.empty())
+    return "must be a finite number";
+  return (range[0] == '[' || range[0] == '(' ? "must lie in " : "must be ") + range;
 }
 
 }  // namespace apertura::project

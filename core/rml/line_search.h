@@ -2,18 +2,13 @@
 
 #include <functional>
 
+#include "core/rml/line_search_kind.h"
+
 namespace apertura::rml {
 
 // phi(alpha) = f(x + alpha d): returns the value and, when `derivative` is not null, phi'(alpha).
 // A non-finite value means alpha left the function's domain; every search then shortens the step.
 using LineFunction = std::function<double(double alpha, double* derivative)>;
-
-enum class LineSearchKind {
-  Armijo,       // backtracking until sufficient decrease
-  StrongWolfe,  // bracketing + zoom with safeguarded cubic interpolation (Nocedal & Wright 3.5/3.6)
-  Brent,        // derivative-free minimisation along the line (bracket, then Brent's method)
-  MoreThuente   // strong Wolfe with Moré & Thuente's interval updates (MINPACK-2 style)
-};
 
 struct LineSearchSettings {
   LineSearchKind kind = LineSearchKind::StrongWolfe;

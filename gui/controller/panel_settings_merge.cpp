@@ -88,6 +88,8 @@ ProjectSettings mergePanelEdits(const ProjectSettings& base, const ProjectSettin
   takeIfEdited(s.weighting.scheme, shown.weighting.scheme, edited.weighting.scheme);
   takeIfEdited(s.weighting.robust, shown.weighting.robust, edited.weighting.robust);
   takeIfEdited(s.optimizer.method, shown.optimizer.method, edited.optimizer.method);
+  takeIfEdited(s.optimizer.plugin_method, shown.optimizer.plugin_method,
+               edited.optimizer.plugin_method);
   takeIfEdited(s.optimizer.max_iterations, shown.optimizer.max_iterations,
                edited.optimizer.max_iterations);
   takeIfEdited(s.optimizer.positivity, shown.optimizer.positivity, edited.optimizer.positivity);

@@ -3,6 +3,8 @@
 #include <QObject>
 #include <cmath>
 
+#include "core/project/setting_choices.h"
+
 namespace apertura::gui {
 
 namespace {
@@ -37,22 +39,22 @@ QVector<BackendChoice> pendingBackendChoices() {
           {QObject::tr("GPU (looking for devices…)"), "cuda-pending", false}};
 }
 
-QString backendValue(const std::string& backend, int device) {
-  if (backend == "cuda")
+QString backendValue(imaging::Backend backend, int device) {
+  if (backend == imaging::Backend::Cuda)
     return QString("cuda:%1").arg(device);
-  return QString::fromStdString(backend);
+  return QString::fromStdString(project::choiceName(backend));
 }
 
-void applyBackendValue(const QString& value, std::string& backend, int& device) {
+void applyBackendValue(const QString& value, imaging::Backend& backend, int& device) {
   if (value.startsWith("cuda:")) {
     bool ok = false;
     const int n = value.mid(5).toInt(&ok);
-    backend = "cuda";
+    backend = imaging::Backend::Cuda;
     if (ok)
       device = n;
     return;
   }
-  backend = value.toStdString();
+  backend = project::parseChoice<imaging::Backend>(value.toStdString()).value_or(backend);
 }
 
 }  // namespace apertura::gui

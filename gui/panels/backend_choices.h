@@ -4,6 +4,7 @@
 #include <QVector>
 #include <string>
 
+#include "core/imaging/backend_kind.h"
 #include "core/imaging/gpu_devices.h"
 
 namespace apertura::gui {
@@ -24,7 +25,7 @@ QVector<BackendChoice> backendChoices(const apertura::imaging::GpuInventory& inv
 QVector<BackendChoice> pendingBackendChoices();
 
 // Between the project's fields and a choice's value.
-QString backendValue(const std::string& backend, int device);
-void applyBackendValue(const QString& value, std::string& backend, int& device);
+QString backendValue(imaging::Backend backend, int device);
+void applyBackendValue(const QString& value, imaging::Backend& backend, int& device);
 
 }  // namespace apertura::gui

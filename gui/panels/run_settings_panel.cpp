@@ -18,6 +18,7 @@
 #include "core/project/project_file.h"
 #include "core/util/input_error.h"
 #include "gui/panels/backend_choices.h"
+#include "gui/panels/choice_combo.h"
 #include "gui/panels/memory_estimate_text.h"
 #include "gui/panels/plane_list_edit.h"
 #include "gui/panels/plugin_regularizers_box.h"
@@ -104,12 +105,12 @@ RunSettingsPanel::RunSettingsPanel(QWidget* parent)
   cell_->setDecimals(4);
   cell_->setSpecialValueText(tr("auto"));
   cell_->setSuffix(" arcsec");
-  weighting_->addItems({"natural", "uniform", "briggs", "radial"});
-  weighting_->setCurrentText("briggs");
+  addChoices<imaging::WeightingScheme>(weighting_);
+  selectChoice(weighting_, project::WeightingSettings{}.scheme);
   robust_->setRange(-2.0, 2.0);
   robust_->setSingleStep(0.5);
   robust_->setValue(0.5);
-  method_->addItems({"lbfgs", "cg-pr", "cg-fr", "cg-hs", "cg-dy", "cg-hz", "fista", "sdmm"});
+  addChoices<project::OptimizerMethod>(method_);
   iterations_->setRange(0, 100000);
   iterations_->setValue(100);
   history_->setObjectName("lbfgs-history");
@@ -124,11 +125,14 @@ RunSettingsPanel::RunSettingsPanel(QWidget* parent)
   in_memory_->setToolTip(
       tr("L-BFGS pairs kept in RAM; the older ones spill to a scratch file "
          "(same result, less RAM, more time per iteration)"));
-  positivity_->addItems({"projection", "softplus", "log", "none"});
+  addChoices<project::Positivity>(positivity_);
+  selectChoice(positivity_, project::OptimizerSettings{}.positivity);
   precision_->setObjectName("precision");
-  precision_->addItems({"float", "double"});
+  addChoices<project::Precision>(precision_);
+  selectChoice(precision_, project::ImagingSettings{}.precision);
   accumulation_->setObjectName("grid-accumulation");
-  accumulation_->addItems({"double", "float"});
+  addChoices<project::Precision>(accumulation_);
+  selectChoice(accumulation_, project::ImagingSettings{}.grid_accumulation);
   accumulation_->setToolTip(
       tr("Float precision: the grid the chunks' residuals are summed into. Double makes the "
          "images independent of the chunk size and of the number of MPI processes; float "
@@ -244,19 +248,20 @@ std::optional<project::ProjectSettings> RunSettingsPanel::settings(
   s.imaging.cell_arcsec.reset();
   if (cell_->value() > 0.0)
     s.imaging.cell_arcsec = cell_->value();
-  s.imaging.precision = precision_->currentText().toStdString();
-  s.imaging.grid_accumulation = accumulation_->currentText().toStdString();
-  s.data.mode = data_mode_->currentData().toString().toStdString();
+  s.imaging.precision = currentChoice(precision_, s.imaging.precision);
+  s.imaging.grid_accumulation = currentChoice(accumulation_, s.imaging.grid_accumulation);
+  s.data.mode = project::parseChoice<ReadMode>(data_mode_->currentData().toString().toStdString())
+                    .value_or(s.data.mode);
   applyBackendValue(backend_->currentData().toString(), s.imaging.backend, s.imaging.gpu_device);
-  s.weighting.scheme = weighting_->currentText().toStdString();
+  s.weighting.scheme = currentChoice(weighting_, s.weighting.scheme);
   s.weighting.robust = robust_->value();
-  s.optimizer.method = method_->currentText().toStdString();
+  s.optimizer.setMethod(method_->currentText().toStdString());
   s.optimizer.max_iterations = iterations_->value();
   s.optimizer.history = history_->value();
   s.optimizer.in_memory_limit.reset();
   if (in_memory_->value() > 0)
     s.optimizer.in_memory_limit = in_memory_->value();
-  s.optimizer.positivity = positivity_->currentText().toStdString();
+  s.optimizer.positivity = currentChoice(positivity_, s.optimizer.positivity);
   s.regularizers.clear();
   const std::pair<const char*, QLineEdit*> terms[] = {
       {"l1", lambda_l1_}, {"tsv", lambda_tsv_}, {"tv", lambda_tv_}, {"entropy", lambda_entropy_}};
@@ -300,21 +305,22 @@ void RunSettingsPanel::setSettings(const project::ProjectSettings& s) {
   base_ = s;
   size_->setValue(s.imaging.nx);
   cell_->setValue(s.imaging.cell_arcsec.value_or(0.0));
-  precision_->setCurrentText(QString::fromStdString(s.imaging.precision));
-  accumulation_->setCurrentText(QString::fromStdString(s.imaging.grid_accumulation));
+  selectChoice(precision_, s.imaging.precision);
+  selectChoice(accumulation_, s.imaging.grid_accumulation);
   data_mode_->setCurrentIndex(
-      std::max(0, data_mode_->findData(QString::fromStdString(s.data.mode))));
+      std::max(0, data_mode_->findData(QString::fromStdString(project::choiceName(s.data.mode)))));
   fillBackends(backend_, backend_choices_, backendValue(s.imaging.backend, s.imaging.gpu_device));
-  weighting_->setCurrentText(QString::fromStdString(s.weighting.scheme));
+  selectChoice(weighting_, s.weighting.scheme);
   robust_->setValue(s.weighting.robust);
   // A plugin's method may not be listed yet (or its plugin is missing: validation says so).
-  if (method_->findText(QString::fromStdString(s.optimizer.method)) < 0)
-    method_->addItem(QString::fromStdString(s.optimizer.method));
-  method_->setCurrentText(QString::fromStdString(s.optimizer.method));
+  const QString method = QString::fromStdString(s.optimizer.methodName());
+  if (method_->findText(method) < 0)
+    method_->addItem(method);
+  method_->setCurrentText(method);
   iterations_->setValue(s.optimizer.max_iterations);
   history_->setValue(s.optimizer.history);
   in_memory_->setValue(s.optimizer.in_memory_limit.value_or(0));
-  positivity_->setCurrentText(QString::fromStdString(s.optimizer.positivity));
+  selectChoice(positivity_, s.optimizer.positivity);
   lambda_l1_->setText(QString::number(lambdaOf(s, "l1")));
   lambda_tsv_->setText(QString::number(lambdaOf(s, "tsv")));
   lambda_tv_->setText(QString::number(lambdaOf(s, "tv")));
@@ -338,9 +344,12 @@ QString RunSettingsPanel::validationMessage() const {
 }
 
 void RunSettingsPanel::refresh() {
-  robust_->setEnabled(weighting_->currentText() == "briggs");
-  accumulation_->setEnabled(precision_->currentText() == "float");
-  const bool lbfgs = method_->currentText() == "lbfgs";
+  robust_->setEnabled(currentChoice(weighting_, imaging::WeightingScheme::Natural) ==
+                      imaging::WeightingScheme::Briggs);
+  accumulation_->setEnabled(currentChoice(precision_, project::Precision::Double) ==
+                            project::Precision::Float);
+  const bool lbfgs =
+      currentChoice(method_, project::OptimizerMethod::Plugin) == project::OptimizerMethod::Lbfgs;
   history_->setEnabled(lbfgs);
   in_memory_->setEnabled(lbfgs);
   // Plane lists pick cube planes: in MFS they are kept but ignored (see SpectralSettingsBox).
@@ -372,7 +381,7 @@ void RunSettingsPanel::refresh() {
         1, s->data.spectral_windows.empty() ? dataset_->spectral_windows.size()
                                             : s->data.spectral_windows.size()));
   }
-  spectral_->setPlaneCount(dataset_ && s->imaging.spectral_mode == "cube"
+  spectral_->setPlaneCount(dataset_ && s->imaging.spectral_mode == project::SpectralMode::Cube
                                ? static_cast<int>(engine::imagePlanes(*s, volume))
                                : 0);
   const engine::MemoryEstimate e =

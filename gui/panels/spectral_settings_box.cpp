@@ -98,7 +98,9 @@ void SpectralSettingsBox::setPlaneCount(int planes) {
 }
 
 bool SpectralSettingsBox::apply(project::ProjectSettings& s, QString* error) const {
-  s.imaging.spectral_mode = mode_->currentData().toString().toStdString();
+  s.imaging.spectral_mode =
+      project::parseChoice<project::SpectralMode>(mode_->currentData().toString().toStdString())
+          .value_or(project::SpectralMode::Mfs);
   s.imaging.channels_per_plane = channels_->value();
   for (const char* type : kSpectralTerms) {
     QLineEdit* e = lambdas_.at(type);
@@ -130,7 +132,8 @@ bool SpectralSettingsBox::apply(project::ProjectSettings& s, QString* error) con
 
 void SpectralSettingsBox::load(const project::ProjectSettings& s) {
   const QSignalBlocker block(this);  // one changed() from the panel's refresh is enough
-  const int index = mode_->findData(QString::fromStdString(s.imaging.spectral_mode));
+  const int index =
+      mode_->findData(QString::fromStdString(project::choiceName(s.imaging.spectral_mode)));
   mode_->setCurrentIndex(index < 0 ? 0 : index);
   channels_->setValue(s.imaging.channels_per_plane);
   loaded_.clear();

@@ -70,9 +70,9 @@ bool MainWindow::launchRun(const std::string& initial_model) {
   log(tr("run started%6: %1 x %2 px, %3, %4 iterations of %5")
           .arg(settings->imaging.nx)
           .arg(settings->imaging.ny)
-          .arg(QString::fromStdString(settings->weighting.scheme))
+          .arg(QString::fromStdString(project::choiceName(settings->weighting.scheme)))
           .arg(settings->optimizer.max_iterations)
-          .arg(QString::fromStdString(settings->optimizer.method))
+          .arg(QString::fromStdString(settings->optimizer.methodName()))
           .arg(initial_model.empty() ? QString() : tr(" from the last model")));
   tabs_->setCurrentIndex(1);  // the dirty image appears first
   updateRunActions();

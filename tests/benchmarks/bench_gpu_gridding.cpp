@@ -147,7 +147,7 @@ int main(int argc, char** argv) {
                                         : std::vector<const char*>{"tiled"}) {
         setenv("APERTURA_CUDA_GRIDDER", gridder, 1);
         std::string report;
-        auto op = makeOperator<float>(g, s, BackendRequest{"cuda", device}, &report);
+        auto op = makeOperator<float>(g, s, BackendRequest{Backend::Cuda, device}, &report);
         unsetenv("APERTURA_CUDA_GRIDDER");
         const double t_upload = once([&] { op->setSamples({block}); });
         op->degrid(image.data(), {vis_gpu.data()});  // warm-up (cuFFT plans, first launches)

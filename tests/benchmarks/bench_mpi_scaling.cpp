@@ -116,11 +116,11 @@ int main(int argc, char** argv) {
 
   project::ProjectSettings s = project::defaultProject();
   s.data.path = path;
-  s.weighting.scheme = "briggs";
+  s.weighting.scheme = apertura::imaging::WeightingScheme::Briggs;
   s.imaging.nx = s.imaging.ny = size;
   s.imaging.threads = 1;  // one core per rank: ranks, not threads, are what scales here
   if (float_grid)
-    s.imaging.grid_accumulation = "float";
+    s.imaging.grid_accumulation = apertura::project::Precision::Float;
   s.optimizer.max_iterations = iterations;
   s.optimizer.relative_tolerance = 0.0;
   s.optimizer.gradient_tolerance = 0.0;

@@ -22,6 +22,7 @@
 
 #include "core/imaging/imaging_operator.h"
 #include "core/imaging/operator_factory.h"
+#include "core/project/setting_choices.h"
 #include "core/rml/chunk_chi2_term.h"
 #include "core/rml/gradient_regularizers.h"
 #include "core/rml/held_chi2_term.h"
@@ -112,7 +113,11 @@ int run(int n, std::size_t nvis, int iterations, bool double_accumulation,
   imaging::OperatorSettings settings;
   settings.w_stacking = wstack;
   auto start = std::chrono::steady_clock::now();
-  const imaging::BackendRequest request{backend, 0};
+  const auto kind = project::parseChoice<imaging::Backend>(backend);
+  if (!kind)
+    throw std::invalid_argument("backend '" + backend + "': expected " +
+                                project::choiceList<imaging::Backend>());
+  const imaging::BackendRequest request{*kind, 0};
   std::string report;
   auto op = imaging::makeOperator<T>(geometry, settings, request, &report);
   op->setSamples(blocks);

@@ -98,17 +98,17 @@ class TestDeviceTelemetry : public QObject {
     project::ProjectSettings s;
     s.imaging.nx = s.imaging.ny = 1024;
     s.imaging.oversampling = 2.0;
-    s.imaging.precision = "float";
+    s.imaging.precision = apertura::project::Precision::Float;
     s.data.chunk_rows = 1000;
     const DataVolume d{100000, 100000 * 64, 64};
-    s.imaging.backend = "cpu";
+    s.imaging.backend = apertura::imaging::Backend::Cpu;
     const MemoryEstimate cpu = estimateMemory(s, d, 16ull << 30);
     QCOMPARE(cpu.device_bytes, std::uint64_t(0));
     QVERIFY(cpu.describe().find("GPU") == std::string::npos);
-    s.imaging.backend = "auto";
+    s.imaging.backend = apertura::imaging::Backend::Auto;
     QCOMPARE(estimateMemory(s, d, 16ull << 30).device_bytes, std::uint64_t(0));
 
-    s.imaging.backend = "cuda";
+    s.imaging.backend = apertura::imaging::Backend::Cuda;
     // L-BFGS pairs that spill to disk are a host feature: the optimizer stays in RAM.
     s.optimizer.in_memory_limit = 3;
     const MemoryEstimate spilled = estimateMemory(s, d, 16ull << 30);
@@ -122,7 +122,7 @@ class TestDeviceTelemetry : public QObject {
     QCOMPARE(spilled.device_bytes, expected);
     // Host memory is not changed by where the operator runs.
     project::ProjectSettings on_cpu = s;
-    on_cpu.imaging.backend = "cpu";
+    on_cpu.imaging.backend = apertura::imaging::Backend::Cpu;
     QCOMPARE(spilled.totalBytes(), estimateMemory(on_cpu, d, 16ull << 30).totalBytes());
     QVERIFY2(spilled.describe().find("; GPU ") != std::string::npos, spilled.describe().c_str());
     s.optimizer.in_memory_limit.reset();
@@ -130,13 +130,13 @@ class TestDeviceTelemetry : public QObject {
     // Float pairs all in memory: the resident iteration keeps the 10 pairs (4 bytes an element),
     // the iterate, its gradient, the direction, the trial point and its gradient and four work
     // images (8 bytes) on the GPU, and the optimizer leaves host memory.
-    s.optimizer.history_precision = "float";
+    s.optimizer.history_precision = apertura::project::Precision::Float;
     const MemoryEstimate gpu_float = estimateMemory(s, d, 16ull << 30);
     QVERIFY(gpu_float.optimizer_on_device);
     QCOMPARE(gpu_float.optimizer_bytes, std::uint64_t(0));
     QCOMPARE(gpu_float.device_bytes, expected + (2 * 10 * 4 + (5 + 4) * 8) * pixels);
     // Double pairs: the same vectors, the pairs at 8 bytes.
-    s.optimizer.history_precision = "double";
+    s.optimizer.history_precision = apertura::project::Precision::Double;
     const MemoryEstimate gpu = estimateMemory(s, d, 16ull << 30);
     QVERIFY(gpu.optimizer_on_device);
     QCOMPARE(gpu.device_bytes, expected + (2 * 10 + 5 + 4) * pixels * 8);
@@ -145,11 +145,11 @@ class TestDeviceTelemetry : public QObject {
     QVERIFY2(gpu.describe().find("(optimizer state on the GPU)") != std::string::npos,
              gpu.describe().c_str());
     // Conjugate gradients: direction, trial point and its gradient, iterate, gradient, work.
-    s.optimizer.method = "cg-pr";
+    s.optimizer.method = apertura::project::OptimizerMethod::CgPr;
     QCOMPARE(estimateMemory(s, d, 16ull << 30).device_bytes, expected + (3 + 2 + 4) * pixels * 8);
     // FISTA keeps one non-smooth term's prox on the device, and two through an inner SDMM there:
     // its four vectors, TV's seven, and the SDMM's of {quadratic, TV, L1, positivity} (2 x 4 + 2).
-    s.optimizer.method = "fista";
+    s.optimizer.method = apertura::project::OptimizerMethod::Fista;
     project::RegularizerSettings l1, tv;
     l1.type = "l1";
     l1.lambda = 1e-3;
@@ -166,9 +166,9 @@ class TestDeviceTelemetry : public QObject {
     QCOMPARE(two.device_bytes, expected + (4 + 7 + 10 + 2 + 4) * pixels * 8);
     // SDMM or a pair spill stay on the host.
     s.regularizers.clear();
-    s.optimizer.method = "sdmm";
+    s.optimizer.method = apertura::project::OptimizerMethod::Sdmm;
     QVERIFY(!estimateMemory(s, d, 16ull << 30).optimizer_on_device);
-    s.optimizer.method = "lbfgs";
+    s.optimizer.method = apertura::project::OptimizerMethod::Lbfgs;
     s.optimizer.in_memory_limit = 3;
     QVERIFY(!estimateMemory(s, d, 16ull << 30).optimizer_on_device);
     s.optimizer.in_memory_limit.reset();
@@ -190,7 +190,7 @@ class TestDeviceTelemetry : public QObject {
     QVERIFY(!optimizerOnDevice(s));
     s.regularizers.clear();
     s.imaging.w_stacking = false;
-    s.imaging.backend = "cpu";
+    s.imaging.backend = apertura::imaging::Backend::Cpu;
     QVERIFY(!optimizerOnDevice(s));
   }
 
@@ -200,8 +200,8 @@ class TestDeviceTelemetry : public QObject {
   void estimateCountsACubeOnTheDevice() {
     project::ProjectSettings s;
     s.imaging.nx = s.imaging.ny = 256;
-    s.imaging.backend = "cuda";
-    s.imaging.spectral_mode = "cube";
+    s.imaging.backend = apertura::imaging::Backend::Cuda;
+    s.imaging.spectral_mode = apertura::project::SpectralMode::Cube;
     s.imaging.channels_per_plane = 1;
     project::RegularizerSettings tsv, spectral;
     tsv.type = "tsv";
@@ -211,10 +211,11 @@ class TestDeviceTelemetry : public QObject {
     s.regularizers = {tsv, spectral};
     const DataVolume d{10000, 10000 * 4, 4};  // four planes
     const std::uint64_t pixels = 256ull * 256ull;
-    s.optimizer.method = "sdmm";  // on the host: the operator's part only
+    s.optimizer.method =
+        apertura::project::OptimizerMethod::Sdmm;  // on the host: the operator's part only
     const MemoryEstimate host = estimateMemory(s, d, 16ull << 30);
     QVERIFY(!host.optimizer_on_device);
-    s.optimizer.method = "cg-pr";
+    s.optimizer.method = apertura::project::OptimizerMethod::CgPr;
     const MemoryEstimate cube = estimateMemory(s, d, 16ull << 30);
     QVERIFY(cube.optimizer_on_device);
     QCOMPARE(cube.optimizer_bytes, std::uint64_t(0));
@@ -228,8 +229,8 @@ class TestDeviceTelemetry : public QObject {
   void estimateKnowsTheProcessesOfADistributedRun() {
     project::ProjectSettings s;
     s.imaging.nx = s.imaging.ny = 512;
-    s.imaging.backend = "cuda";
-    s.optimizer.method = "cg-pr";
+    s.imaging.backend = apertura::imaging::Backend::Cuda;
+    s.optimizer.method = apertura::project::OptimizerMethod::CgPr;
     const std::uint64_t pixels = 512ull * 512ull;
     DataVolume d{10000, 10000 * 16, 16};
     const MemoryEstimate one = estimateMemory(s, d, 16ull << 30);

@@ -13,7 +13,7 @@ class TestMemoryEstimate : public QObject {
   void imageAndOptimizerScaleWithPixelsAndHistory() {
     project::ProjectSettings s;
     s.imaging.nx = s.imaging.ny = 1024;
-    s.optimizer.method = "lbfgs";
+    s.optimizer.method = apertura::project::OptimizerMethod::Lbfgs;
     s.optimizer.history = 10;
     const DataVolume d{1000, 1000, 1};
     const MemoryEstimate a = estimateMemory(s, d, 16ull << 30);
@@ -34,7 +34,7 @@ class TestMemoryEstimate : public QObject {
     project::ProjectSettings s;
     s.imaging.nx = s.imaging.ny = 4096;
     const std::uint64_t vec = std::uint64_t(4096) * 4096 * 8;  // 128 MiB
-    s.optimizer.method = "lbfgs";
+    s.optimizer.method = apertura::project::OptimizerMethod::Lbfgs;
     s.optimizer.history = 10;
     const DataVolume d{1000, 1000, 1};
     const std::uint64_t machine = 64ull << 30;
@@ -57,12 +57,12 @@ class TestMemoryEstimate : public QObject {
 
     // Float pairs: the history (and the mapped pair) and the spill at half size; the direction,
     // the trial point and its gradient stay double.
-    s.optimizer.history_precision = "float";
+    s.optimizer.history_precision = apertura::project::Precision::Float;
     s.optimizer.in_memory_limit = 4;
     const MemoryEstimate f = estimateMemory(s, d, machine);
     QCOMPARE(f.optimizer_bytes, (2 * 4 + 2) * vec / 2 + 3 * vec);
     QCOMPARE(f.optimizer_spill_bytes, 2 * 6 * vec / 2);
-    s.optimizer.history_precision = "double";
+    s.optimizer.history_precision = apertura::project::Precision::Double;
 
     // A RAM limit instead of a pair count: 1.6 GiB holds 6 pairs of 256 MiB, so 5 stay
     // resident (one fewer: the pair being read back) and 5 spill; 2.5 GiB holds all 10.
@@ -76,17 +76,17 @@ class TestMemoryEstimate : public QObject {
     QCOMPARE(estimateMemory(s, d, machine).optimizer_bytes, 23 * vec);
     s.optimizer.history_memory_gb.reset();
 
-    s.optimizer.method = "cg-pr";
+    s.optimizer.method = apertura::project::OptimizerMethod::CgPr;
     QCOMPARE(estimateMemory(s, d, machine).optimizer_bytes, 3 * vec);
-    s.optimizer.method = "fista";
+    s.optimizer.method = apertura::project::OptimizerMethod::Fista;
     QCOMPARE(estimateMemory(s, d, machine).optimizer_bytes, 4 * vec);
     // FISTA with TV and L1 under positivity: TV's 7 vectors and the inner SDMM's of {quadratic,
     // TV, L1, positivity} (2 x 4 + 2); an unused TSV counts for nothing.
-    s.optimizer.positivity = "projection";
+    s.optimizer.positivity = apertura::project::Positivity::Projection;
     s.regularizers = {{"l1", 1e-3, false, {}}, {"tv", 1e-4, false, {}}, {"tsv", 0.0, false, {}}};
     QCOMPARE(estimateMemory(s, d, machine).optimizer_bytes, (4 + 7 + 10) * vec);
     // SDMM: (smooth + 2 regularizers + positivity) x 2 + 2 + the inner L-BFGS (2 x 10 + 3).
-    s.optimizer.method = "sdmm";
+    s.optimizer.method = apertura::project::OptimizerMethod::Sdmm;
     QCOMPARE(estimateMemory(s, d, machine).optimizer_bytes, (8 + 2 + 23) * vec);
     QCOMPARE(estimateMemory(s, d, machine).optimizer_spill_bytes, std::uint64_t(0));
   }
@@ -100,10 +100,10 @@ class TestMemoryEstimate : public QObject {
     // Float model grid (8 bytes a cell), double accumulator (16), weights (4).
     const MemoryEstimate f = estimateMemory(s, d, 16ull << 30);
     QCOMPARE(f.grid_bytes, std::uint64_t(2000) * 2000 * 28 + 64 * 64 * 8);
-    s.imaging.grid_accumulation = "float";
+    s.imaging.grid_accumulation = apertura::project::Precision::Float;
     const MemoryEstimate narrow = estimateMemory(s, d, 16ull << 30);
     QCOMPARE(narrow.grid_bytes, std::uint64_t(2000) * 2000 * 20 + 64 * 64 * 8);
-    s.imaging.precision = "double";
+    s.imaging.precision = apertura::project::Precision::Double;
     const MemoryEstimate g = estimateMemory(s, d, 16ull << 30);
     QCOMPARE(g.grid_bytes, std::uint64_t(2000) * 2000 * 36 + 64 * 64 * 16);
   }
@@ -126,25 +126,25 @@ class TestMemoryEstimate : public QObject {
     QVERIFY(r.resident);
     QCOMPARE(r.visibility_bytes, std::uint64_t(7600000000ull));
     // data.mode forces the choice either way.
-    s.data.mode = "streaming";
+    s.data.mode = apertura::ReadMode::kStreaming;
     QVERIFY(!estimateMemory(s, big, 64ull << 30).resident);
     s.data.memory_budget_gb = 1.0;
-    s.data.mode = "resident";
+    s.data.mode = apertura::ReadMode::kResident;
     QVERIFY(estimateMemory(s, big, 64ull << 30).resident);
-    s.data.mode = "auto";
+    s.data.mode = apertura::ReadMode::kAuto;
     // w-stacking holds every sample at once, and per sample what its whole calls need besides:
     // imaging weight and visibility (dirty image), or the model (data term), in the precision.
     s.data.memory_budget_gb = 16.0;
     s.imaging.w_stacking = true;
     QCOMPARE(estimateMemory(s, big, 64ull << 30).visibility_bytes,
              std::uint64_t(100000000ull * (76 + 4 + 8)));
-    s.imaging.precision = "double";
+    s.imaging.precision = apertura::project::Precision::Double;
     QCOMPARE(estimateMemory(s, big, 64ull << 30).visibility_bytes,
              std::uint64_t(100000000ull * (76 + 4 + 16)));
     s.data.memory_budget_gb = 1.0;  // it never streams
     QVERIFY(estimateMemory(s, big, 64ull << 30).resident);
     s.imaging.w_stacking = false;
-    s.imaging.precision = "float";
+    s.imaging.precision = apertura::project::Precision::Float;
     // A user-set chunk size is honoured.
     s.data.memory_budget_gb = 1.0;
     s.data.chunk_rows = 5000;

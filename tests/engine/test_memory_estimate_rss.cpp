@@ -46,9 +46,9 @@ project::ProjectSettings settingsFor(const Case& c, const std::string& ms,
   s.data.path = ms;
   s.imaging.nx = s.imaging.ny = c.size;
   s.imaging.cell_arcsec = 0.05;
-  s.imaging.precision = c.precision;
+  s.imaging.precision = *project::parseChoice<project::Precision>(c.precision);
   s.imaging.threads = 2;
-  s.optimizer.method = c.method;
+  s.optimizer.setMethod(c.method);
   s.optimizer.history = c.history;
   s.optimizer.max_iterations = c.iterations;
   s.optimizer.relative_tolerance = 0.0;

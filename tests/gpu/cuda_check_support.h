@@ -114,7 +114,7 @@ template <typename T>
 std::unique_ptr<ImagingOperator<T>> cudaOperator(const ImageGeometry& g,
                                                  const OperatorSettings& s) {
   std::string report;
-  auto op = makeOperator<T>(g, s, BackendRequest{"cuda", 0}, &report);
+  auto op = makeOperator<T>(g, s, BackendRequest{Backend::Cuda, 0}, &report);
   return op;
 }
 

@@ -43,7 +43,7 @@ void openDemoForLbfgsRun(apertura::gui::MainWindow& w, int iterations,
 
   auto settings = w.runSettings()->settings(apertura::project::ProjectSettings{});
   QVERIFY2(settings, qPrintable(w.runSettings()->validationMessage()));
-  settings->optimizer.method = "lbfgs";
+  settings->optimizer.method = apertura::project::OptimizerMethod::Lbfgs;
   settings->optimizer.max_iterations = iterations;
   w.runSettings()->setSettings(*settings);
 }

@@ -74,15 +74,15 @@ class TestBackendChoice : public QObject {
   }
 
   void valuesRoundTrip() {
-    std::string backend = "auto";
+    imaging::Backend backend = imaging::Backend::Auto;
     int device = 0;
     applyBackendValue("cuda:3", backend, device);
-    QCOMPARE(backend, std::string("cuda"));
+    QCOMPARE(backend, imaging::Backend::Cuda);
     QCOMPARE(device, 3);
     QCOMPARE(backendValue(backend, device), QString("cuda:3"));
     applyBackendValue("cpu", backend, device);
-    QCOMPARE(backend, std::string("cpu"));
-    QCOMPARE(backendValue("auto", 5), QString("auto"));
+    QCOMPARE(backend, imaging::Backend::Cpu);
+    QCOMPARE(backendValue(imaging::Backend::Auto, 5), QString("auto"));
   }
 
   void panelQueriesDevicesAndWritesTheChoice() {
@@ -128,16 +128,16 @@ class TestBackendChoice : public QObject {
     combo->setCurrentIndex(3);
     auto s = panel.settings(project::ProjectSettings{});
     QVERIFY(s);
-    QCOMPARE(s->imaging.backend, std::string("cuda"));
+    QCOMPARE(s->imaging.backend, apertura::imaging::Backend::Cuda);
     QCOMPARE(s->imaging.gpu_device, 1);
     combo->setCurrentIndex(1);
     s = panel.settings(project::ProjectSettings{});
     QVERIFY(s);
-    QCOMPARE(s->imaging.backend, std::string("cpu"));
+    QCOMPARE(s->imaging.backend, apertura::imaging::Backend::Cpu);
 
     // A project's choice is shown; a device this machine lacks stays selected (named so).
     project::ProjectSettings p;
-    p.imaging.backend = "cuda";
+    p.imaging.backend = apertura::imaging::Backend::Cuda;
     p.imaging.gpu_device = 0;
     panel.setSettings(p);
     QCOMPARE(combo->currentText(), QString("GPU 0: NVIDIA H200, 140 GiB"));
@@ -147,10 +147,11 @@ class TestBackendChoice : public QObject {
     s = panel.settings(project::ProjectSettings{});
     QVERIFY(s);
     QCOMPARE(s->imaging.gpu_device, 7);
-    p.imaging.backend = "auto";
+    p.imaging.backend = apertura::imaging::Backend::Auto;
     panel.setSettings(p);
     QCOMPARE(combo->currentText(), QString("Auto"));
-    QCOMPARE(panel.settings(project::ProjectSettings{})->imaging.backend, std::string("auto"));
+    QCOMPARE(panel.settings(project::ProjectSettings{})->imaging.backend,
+             apertura::imaging::Backend::Auto);
 
     // Without devices the GPU entry cannot be chosen.
     panel.setGpuInventory(imaging::GpuInventory{});

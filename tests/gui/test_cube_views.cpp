@@ -257,7 +257,7 @@ class TestCubeViews : public QObject {
     box->lambdaEdit("tv-spectral")->setText("1e-3");
     auto s = panel.settings(apertura::project::ProjectSettings{});
     QVERIFY2(s, qPrintable(panel.validationMessage()));
-    QCOMPARE(s->imaging.spectral_mode, std::string("cube"));
+    QCOMPARE(s->imaging.spectral_mode, apertura::project::SpectralMode::Cube);
     QCOMPARE(s->imaging.channels_per_plane, 2);
     int spectral_terms = 0;
     for (const auto& r : s->regularizers) {
@@ -277,7 +277,7 @@ class TestCubeViews : public QObject {
 
     // A project's across-plane term keeps its mask flag and parameters through the panel.
     apertura::project::ProjectSettings p;
-    p.imaging.spectral_mode = "cube";
+    p.imaging.spectral_mode = apertura::project::SpectralMode::Cube;
     p.imaging.channels_per_plane = 4;
     p.regularizers = {{"tv-spectral", 2e-3, true, {{"epsilon", 1e-6}}}};
     panel.setSettings(p);

@@ -28,7 +28,7 @@ constexpr std::uint64_t kMiB = 1ull << 20;
 project::ProjectSettings lbfgs2048() {
   project::ProjectSettings s = project::defaultProject();
   s.imaging.nx = s.imaging.ny = 2048;
-  s.optimizer.method = "lbfgs";
+  s.optimizer.method = apertura::project::OptimizerMethod::Lbfgs;
   s.optimizer.history = 10;
   s.data.memory_budget_gb = 4.0;
   return s;
@@ -83,7 +83,7 @@ class TestMemoryEstimateLabel : public QObject {
 
     // Float pairs halve the history, in RAM and on disk: 6 x 16 + 3 x 32 MiB (the direction, the
     // trial point and its gradient stay double); 16 x 16 MiB.
-    s.optimizer.history_precision = "float";
+    s.optimizer.history_precision = apertura::project::Precision::Float;
     panel.setSettings(s);
     text = memoryText(panel);
     QVERIFY2(text.contains("(optimizer 192 MiB) + 256 MiB on disk (L-BFGS spill)"),
@@ -156,13 +156,13 @@ class TestMemoryEstimateLabel : public QObject {
     QCOMPARE(accumulation->currentText(), QString("double"));
     auto wide = panel.settings(lbfgs2048());
     QVERIFY(wide);
-    QCOMPARE(wide->imaging.grid_accumulation, std::string("double"));
+    QCOMPARE(wide->imaging.grid_accumulation, apertura::project::Precision::Double);
     QVERIFY2(memoryText(panel).contains(expectedTotal(*wide)), qPrintable(memoryText(panel)));
 
     accumulation->setCurrentText("float");
     auto narrow = panel.settings(lbfgs2048());
     QVERIFY(narrow);
-    QCOMPARE(narrow->imaging.grid_accumulation, std::string("float"));
+    QCOMPARE(narrow->imaging.grid_accumulation, apertura::project::Precision::Float);
     QVERIFY2(memoryText(panel).contains(expectedTotal(*narrow)), qPrintable(memoryText(panel)));
     const auto volume = apertura::engine::DataVolume{};
     const auto machine = apertura::engine::physicalMemoryBytes();
@@ -175,7 +175,7 @@ class TestMemoryEstimateLabel : public QObject {
     precision->setCurrentText("double");
     QVERIFY(!accumulation->isEnabled());
     project::ProjectSettings loaded = lbfgs2048();
-    loaded.imaging.grid_accumulation = "float";
+    loaded.imaging.grid_accumulation = apertura::project::Precision::Float;
     panel.setSettings(loaded);
     QCOMPARE(accumulation->currentText(), QString("float"));
   }
@@ -192,9 +192,9 @@ class TestMemoryEstimateLabel : public QObject {
              qPrintable(memoryText(panel)));
     auto s = panel.settings(lbfgs2048());
     QVERIFY(s);
-    QCOMPARE(s->data.mode, std::string("streaming"));
+    QCOMPARE(s->data.mode, apertura::ReadMode::kStreaming);
     project::ProjectSettings resident = lbfgs2048();
-    resident.data.mode = "resident";
+    resident.data.mode = apertura::ReadMode::kResident;
     panel.setSettings(resident);
     QCOMPARE(mode->currentData().toString(), QString("resident"));
   }

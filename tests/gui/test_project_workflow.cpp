@@ -174,10 +174,10 @@ class TestProjectWorkflow : public QObject {
     QCOMPARE(prompts, 1);
     auto fresh = actions->currentProject();
     QVERIFY(fresh);
-    QCOMPARE(fresh->weighting.scheme, std::string("briggs"));
+    QCOMPARE(fresh->weighting.scheme, apertura::imaging::WeightingScheme::Briggs);
     QCOMPARE(lambdaOf(*fresh, "l1"), 1e-4);
     QCOMPARE(fresh->imaging.nx, project::defaultProject().imaging.nx);
-    QCOMPARE(fresh->optimizer.method, std::string("lbfgs"));
+    QCOMPARE(fresh->optimizer.method, apertura::project::OptimizerMethod::Lbfgs);
     QCOMPARE(dirty->displaySettings().colormap, apertura::gui::ColormapKind::Inferno);
     QVERIFY(!dirty->view()->image() || dirty->view()->image()->empty());
     QVERIFY2(w.windowTitle().startsWith("Untitled — "), qPrintable(w.windowTitle()));
@@ -193,7 +193,7 @@ class TestProjectWorkflow : public QObject {
     QCOMPARE(prompts, 1);
     const auto back = actions->currentProject();
     QVERIFY(back);
-    QCOMPARE(back->weighting.scheme, std::string("uniform"));
+    QCOMPARE(back->weighting.scheme, apertura::imaging::WeightingScheme::Uniform);
     QCOMPARE(lambdaOf(*back, "l1"), 2.5e-4);
     QCOMPARE(back->data.path, demo.toStdString());
     QCOMPARE(comboWith(w, "uniform")->currentText(), QString("uniform"));
@@ -236,19 +236,29 @@ class TestProjectWorkflow : public QObject {
     // A project with every field away from its default, views and mask included.
     project::ProjectSettings s;
     s.data = {ms_.toStdString(), 1, {0, 1}, 1, 3, "XX", "DATA", 5000, 2.5};
-    s.weighting = {"briggs", -1.25, 0.75, 2.0};
-    s.imaging = {1024, 768, 0.05, "kaiser-bessel", 1e-6, 1.5, true, "cpu", 1, 2, "double"};
+    s.weighting = {apertura::imaging::WeightingScheme::Briggs, -1.25, 0.75, 2.0};
+    s.imaging = {1024,
+                 768,
+                 0.05,
+                 apertura::imaging::KernelType::KaiserBessel,
+                 1e-6,
+                 1.5,
+                 true,
+                 apertura::imaging::Backend::Cpu,
+                 1,
+                 2,
+                 apertura::project::Precision::Double};
     s.regularizers = {{"entropy", 0.01, true, {{"prior", 1e-5}}},
                       {"huber", 0.3, false, {{"delta", 0.2}}},
                       {"tv", 0.002, true, {{"epsilon", 1e-8}}}};
-    s.optimizer.method = "cg-hz";
-    s.optimizer.line_search = "brent";
+    s.optimizer.method = apertura::project::OptimizerMethod::CgHz;
+    s.optimizer.line_search = apertura::rml::LineSearchKind::Brent;
     s.optimizer.max_iterations = 250;
     s.optimizer.history = 7;
     s.optimizer.relative_tolerance = 1e-9;
     s.optimizer.gradient_tolerance = 1e-12;
     s.optimizer.time_limit_s = 120.0;
-    s.optimizer.positivity = "softplus";
+    s.optimizer.positivity = apertura::project::Positivity::Softplus;
     s.optimizer.snapshot_every = 3;
     s.mask = {{"rectangle", false, {1, 2, 30, 40}}, {"ellipse", true, {10, 10, 5, 3, 30}}};
     s.output.prefix = "out/run1";
@@ -291,7 +301,7 @@ class TestProjectWorkflow : public QObject {
     QVERIFY(w.projectActions()->save());
     const project::ProjectSettings edited = project::loadProject(second);
     QCOMPARE(edited.optimizer.max_iterations, 77);
-    QCOMPARE(edited.optimizer.method, std::string("cg-hz"));
+    QCOMPARE(edited.optimizer.method, apertura::project::OptimizerMethod::CgHz);
     QCOMPARE(edited.imaging.ny, 768);
     QCOMPARE(edited.regularizers.size(), std::size_t(3));
     QCOMPARE(edited.regularizers[1].type, std::string("huber"));

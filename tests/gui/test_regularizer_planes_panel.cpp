@@ -18,7 +18,7 @@ namespace {
 
 project::ProjectSettings cubeProject() {
   project::ProjectSettings p;
-  p.imaging.spectral_mode = "cube";
+  p.imaging.spectral_mode = apertura::project::SpectralMode::Cube;
   p.regularizers = {{"l1", 1e-3, true, {{"epsilon", 1e-4}}, {7, 0, 1, 2, 3}},
                     {"tsv", 2e-3, false, {}},
                     {"tv-spectral", 5e-3, true, {{"epsilon", 1e-6}}, {2, 3, 4}}};
@@ -107,7 +107,7 @@ class TestRegularizerPlanesPanel : public QObject {
     // plane lists other than "0" outside a cube).
     auto s = panel.settings(cubeProject());
     QVERIFY2(s, qPrintable(panel.validationMessage()));
-    QCOMPARE(s->imaging.spectral_mode, std::string("mfs"));
+    QCOMPARE(s->imaging.spectral_mode, apertura::project::SpectralMode::Mfs);
     for (const auto& r : s->regularizers)
       QVERIFY2(r.planes.empty(), r.type.c_str());
     QCOMPARE(l1->text(), QString("0-3, x"));  // kept for a switch back to cube

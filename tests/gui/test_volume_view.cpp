@@ -289,7 +289,7 @@ class TestVolumeView : public QObject {
     QVERIFY2(loaded.wait(180000), "the demo data set did not load");
     auto settings = w.runSettings()->settings(apertura::project::ProjectSettings{});
     QVERIFY(settings);
-    settings->optimizer.method = "lbfgs";
+    settings->optimizer.method = apertura::project::OptimizerMethod::Lbfgs;
     settings->optimizer.max_iterations = 20;
     settings->optimizer.snapshot_every = 1;
     w.runSettings()->setSettings(*settings);

@@ -147,7 +147,7 @@ class TestMpiRun : public QObject {
     base_ = project::defaultProject();
     base_.data.path = path;
     base_.data.chunk_rows = 64;
-    base_.weighting.scheme = "briggs";
+    base_.weighting.scheme = apertura::imaging::WeightingScheme::Briggs;
     base_.imaging.nx = base_.imaging.ny = 64;
     base_.imaging.cell_arcsec = 0.1;
     base_.regularizers = {{"tsv", 1e-4, false, {}}};
@@ -188,8 +188,9 @@ class TestMpiRun : public QObject {
     QFETCH(bool, w_stacking);
     QFETCH(double, model_tolerance);
     project::ProjectSettings s = base_;
-    s.imaging.precision = precision.toStdString();
-    s.imaging.grid_accumulation = accumulation.toStdString();
+    s.imaging.precision = *project::parseChoice<project::Precision>(precision.toStdString());
+    s.imaging.grid_accumulation =
+        *project::parseChoice<project::Precision>(accumulation.toStdString());
     s.imaging.w_stacking = w_stacking;
     const Outcome serial = run(s, engine::singleProcessCommunicator());
     QVERIFY2(serial.outcome.state == engine::RunState::Finished, serial.outcome.message.c_str());
@@ -255,7 +256,7 @@ class TestMpiRun : public QObject {
     QFETCH(QString, precision);
     project::ProjectSettings s = base_;
     s.data.path = weighted_path_;
-    s.imaging.precision = precision.toStdString();
+    s.imaging.precision = *project::parseChoice<project::Precision>(precision.toStdString());
     s.optimizer.max_iterations = 10;
     const Outcome serial = run(s, engine::deterministicSingleProcessCommunicator());
     QVERIFY2(serial.outcome.state == engine::RunState::Finished, serial.outcome.message.c_str());
@@ -318,8 +319,8 @@ class TestMpiRun : public QObject {
   void cubeEqualsSingleProcess() {
     project::ProjectSettings s = base_;
     s.data.path = weighted_path_;
-    s.imaging.precision = "double";
-    s.imaging.spectral_mode = "cube";
+    s.imaging.precision = apertura::project::Precision::Double;
+    s.imaging.spectral_mode = apertura::project::SpectralMode::Cube;
     s.imaging.channels_per_plane = 1;
     s.regularizers = {{"tsv", 1e-4, false, {}}, {"tsv-spectral", 1e-3, false, {}}};
     s.optimizer.max_iterations = 10;
@@ -358,7 +359,7 @@ class TestMpiRun : public QObject {
     const std::vector<double> last(b.model.end() - std::ptrdiff_t(n), b.model.end());
     QVERIFY(normRelativeDifference(first, last) > 1e-6);
     // Streamed data: each plane's chunks cut from every rank's reads on every pass.
-    s.data.mode = "streaming";
+    s.data.mode = apertura::ReadMode::kStreaming;
     const Outcome streamed = run(s, comm);
     QVERIFY2(streamed.outcome.state == engine::RunState::Finished,
              streamed.outcome.message.c_str());
@@ -371,7 +372,8 @@ class TestMpiRun : public QObject {
     if (comm.size() == 1)
       QSKIP("one rank runs as a single process");
     project::ProjectSettings s = base_;
-    s.imaging.spectral_mode = "cube";  // its planes have no exact per-chunk sums
+    s.imaging.spectral_mode =
+        apertura::project::SpectralMode::Cube;  // its planes have no exact per-chunk sums
     const Outcome o = run(s, comm);
     QCOMPARE(int(o.outcome.state), int(engine::RunState::Failed));
     QVERIFY2(o.outcome.message.find("imaging.spectral_mode") != std::string::npos,

@@ -181,9 +181,9 @@ class TestCubeContinue : public QObject {
     s.data.path = ms;
     s.imaging.nx = s.imaging.ny = kSize;
     s.imaging.cell_arcsec = kCellArcsec;
-    s.imaging.spectral_mode = "cube";
+    s.imaging.spectral_mode = apertura::project::SpectralMode::Cube;
     s.imaging.channels_per_plane = 1;  // 4 planes, two per window
-    s.weighting.scheme = "natural";
+    s.weighting.scheme = apertura::imaging::WeightingScheme::Natural;
     s.regularizers = {{"l1", 1e-4, false, {}}, {"tsv-spectral", 1e-3, false, {}}};
     s.optimizer.max_iterations = 15;
     auto first = std::make_shared<LastMetrics>();

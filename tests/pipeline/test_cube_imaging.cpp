@@ -170,7 +170,7 @@ class TestCubeImaging : public QObject {
     QCOMPARE(cube->plane_frequencies_hz.front(), kRefHz + kChannelHz);
     // Three 8 GHz wide channels (the simulator's CHAN_WIDTH) span 24 GHz.
     QCOMPARE(cube->plane_bandwidths_hz.front(), 3 * kChannelHz);
-    s.imaging.spectral_mode = "mfs";
+    s.imaging.spectral_mode = apertura::project::SpectralMode::Mfs;
     const auto mfs = run(s);
     QCOMPARE(mfs->bandwidth_hz, 3 * kChannelHz);
     QVERIFY(sameBits(cube->dirty, mfs->dirty));
@@ -185,9 +185,9 @@ class TestCubeImaging : public QObject {
     project::ProjectSettings s = cubeSettings();
     s.optimizer.max_iterations = 15;
     s.data.chunk_rows = 2000;  // several chunks per pass, the same in both runs
-    s.data.mode = "resident";
+    s.data.mode = apertura::ReadMode::kResident;
     const auto held = run(s);
-    s.data.mode = "streaming";
+    s.data.mode = apertura::ReadMode::kStreaming;
     const auto streamed = run(s);
     QCOMPARE(streamed->data_mode, std::string("streaming"));
     QCOMPARE(streamed->planes, 3);
@@ -221,13 +221,13 @@ class TestCubeImaging : public QObject {
     s.regularizers.push_back({"tsv-spectral", 2e-3, false, {}});
     const std::string json = project::projectToJson(s, "");
     const project::ProjectSettings back = project::projectFromJson(json, "", "test");
-    QCOMPARE(back.imaging.spectral_mode, std::string("cube"));
+    QCOMPARE(back.imaging.spectral_mode, apertura::project::SpectralMode::Cube);
     QCOMPARE(back.imaging.channels_per_plane, 4);
     QCOMPARE(back.regularizers.back().type, std::string("tsv-spectral"));
     // A file written before cubes existed loads as MFS.
     const project::ProjectSettings old = project::projectFromJson(
         R"({"schema_version": 1, "imaging": {"nx": 128, "ny": 128}})", "", "old");
-    QCOMPARE(old.imaging.spectral_mode, std::string("mfs"));
+    QCOMPARE(old.imaging.spectral_mode, apertura::project::SpectralMode::Mfs);
     QCOMPARE(old.imaging.channels_per_plane, 1);
     // Refusals name the setting.
     const auto refused = [](project::ProjectSettings bad, const char* field) {
@@ -238,10 +238,16 @@ class TestCubeImaging : public QObject {
       }
       return false;
     };
+    bool unknown_mode_refused = false;
+    try {
+      project::projectFromJson(R"({"schema_version": 1, "imaging": {"spectral_mode": "spectral"}})",
+                               "", "bad");
+    } catch (const InputError& e) {
+      unknown_mode_refused =
+          std::string(e.what()).find("imaging.spectral_mode") != std::string::npos;
+    }
+    QVERIFY(unknown_mode_refused);
     project::ProjectSettings bad = s;
-    bad.imaging.spectral_mode = "spectral";
-    QVERIFY(refused(bad, "imaging.spectral_mode"));
-    bad = s;
     bad.imaging.channels_per_plane = 0;
     QVERIFY(refused(bad, "imaging.channels_per_plane"));
     bad = s;
@@ -315,7 +321,7 @@ class TestCubeImaging : public QObject {
     s.imaging.channels_per_plane = 3;  // 3 planes per window
     QCOMPARE(engine::imagePlanes(s, v), std::uint64_t(6));
     const engine::MemoryEstimate cube = engine::estimateMemory(s, v, 1ull << 34);
-    s.imaging.spectral_mode = "mfs";
+    s.imaging.spectral_mode = apertura::project::SpectralMode::Mfs;
     QCOMPARE(engine::imagePlanes(s, v), std::uint64_t(1));
     const engine::MemoryEstimate mfs = engine::estimateMemory(s, v, 1ull << 34);
     QCOMPARE(cube.image_bytes, 6 * mfs.image_bytes);

@@ -78,12 +78,12 @@ class TestDiskReconstruction : public QObject {
     s.data.path = ms;
     s.imaging.nx = s.imaging.ny = kSize;
     s.imaging.cell_arcsec = kCellArcsec;
-    s.weighting.scheme = "briggs";
+    s.weighting.scheme = apertura::imaging::WeightingScheme::Briggs;
     s.weighting.robust = 0.5;
     // chi2 sums w |r|^2 with w = 1 / sigma^2 = 400 over ~10^5 samples, so the L1 weight that
     // holds the noise back is large in these units.
     s.regularizers = {{"l1", 1e4, false, {}}};
-    s.optimizer.method = "lbfgs";
+    s.optimizer.method = apertura::project::OptimizerMethod::Lbfgs;
     s.optimizer.max_iterations = 300;
     s.optimizer.relative_tolerance = 1e-9;
     const testing::PipelineRun run = testing::runImagingPipeline(s);

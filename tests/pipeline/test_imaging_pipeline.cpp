@@ -66,7 +66,7 @@ class TestImagingPipeline : public QObject {
     s.imaging.nx = s.imaging.ny = kSize;
     s.imaging.cell_arcsec = kCellArcsec;
     s.imaging.epsilon = 1e-5;
-    s.weighting.scheme = "natural";
+    s.weighting.scheme = apertura::imaging::WeightingScheme::Natural;
     s.regularizers = {{"l1", 1e-3, false, {}}};
     s.optimizer.max_iterations = 150;
     s.optimizer.relative_tolerance = 1e-12;

@@ -78,14 +78,14 @@ class TestLbfgsSpillPipeline : public QObject {
       s.imaging.nx = s.imaging.ny = kSize;
       s.imaging.cell_arcsec = kCellArcsec;
       s.imaging.threads = 1;  // a deterministic gridding order
-      s.weighting.scheme = "natural";
+      s.weighting.scheme = apertura::imaging::WeightingScheme::Natural;
       s.regularizers = {{"tsv", 1e-4, false, {}}};
-      s.optimizer.method = "lbfgs";
+      s.optimizer.method = apertura::project::OptimizerMethod::Lbfgs;
       s.optimizer.history = 6;
       s.optimizer.in_memory_limit = in_memory_limit;
       s.optimizer.history_memory_gb = history_memory_gb;
       s.optimizer.scratch_dir = scratch_;
-      s.optimizer.history_precision = precision;
+      s.optimizer.history_precision = *project::parseChoice<project::Precision>(precision);
       s.optimizer.max_iterations = 40;
       s.optimizer.relative_tolerance = 0.0;
       s.output.prefix = dir_.path().toStdString() + "/run";

@@ -68,9 +68,9 @@ class TestMaskSupport : public QObject {
     s.data.path = ms_;
     s.imaging.nx = s.imaging.ny = kSize;
     s.imaging.cell_arcsec = kCellArcsec;
-    s.weighting.scheme = "natural";
+    s.weighting.scheme = apertura::imaging::WeightingScheme::Natural;
     s.regularizers = {{"l1", 1e-3, true, {}}, {second_term.toStdString(), 1e-5, true, {}}};
-    s.optimizer.method = method.toStdString();
+    s.optimizer.setMethod(method.toStdString());
     s.optimizer.max_iterations = 60;
     s.optimizer.relative_tolerance = 1e-12;
     s.output = {};

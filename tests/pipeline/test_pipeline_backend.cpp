@@ -65,7 +65,7 @@ class TestPipelineBackend : public QObject {
   void cpuBackendReachesEveryStage() {
     QFETCH(QString, mode);
     project::ProjectSettings s = settings();
-    s.imaging.spectral_mode = mode.toStdString();
+    s.imaging.spectral_mode = *project::parseChoice<project::SpectralMode>(mode.toStdString());
     auto rec = std::make_shared<Recorder>();
     const testing::PipelineRun run = testing::runImagingPipeline(s, rec);
     QVERIFY2(run.finished(), run.outcome.message.c_str());
@@ -81,7 +81,7 @@ class TestPipelineBackend : public QObject {
     if (!imaging::queryGpuDevices().devices.empty())
       QSKIP("this machine has a CUDA device (the gpu tests cover it)");
     project::ProjectSettings s = settings();
-    s.imaging.backend = "cuda";
+    s.imaging.backend = apertura::imaging::Backend::Cuda;
     const testing::PipelineRun run = testing::runImagingPipeline(s);
     QCOMPARE(int(run.outcome.state), int(engine::RunState::Failed));
     QCOMPARE(run.outcome.failed_stage, std::string("dirty"));
@@ -95,8 +95,8 @@ class TestPipelineBackend : public QObject {
     s.data.path = ms_;
     s.imaging.nx = s.imaging.ny = 64;
     s.imaging.cell_arcsec = 0.1;
-    s.imaging.backend = "cpu";
-    s.weighting.scheme = "natural";
+    s.imaging.backend = apertura::imaging::Backend::Cpu;
+    s.weighting.scheme = apertura::imaging::WeightingScheme::Natural;
     s.regularizers = {{"l1", 1e-3, false, {}}};
     s.optimizer.max_iterations = 3;
     return s;

@@ -47,7 +47,7 @@ class TestStreamingRun : public QObject {
     base_ = project::defaultProject();
     base_.data.path = ms;
     base_.data.chunk_rows = 97;  // several chunks per spectral window, the last one short
-    base_.weighting.scheme = "briggs";
+    base_.weighting.scheme = apertura::imaging::WeightingScheme::Briggs;
     base_.imaging.nx = base_.imaging.ny = 64;
     base_.imaging.cell_arcsec = 0.1;
     base_.regularizers = {{"l1", 1e-3, false, {}}};
@@ -59,9 +59,9 @@ class TestStreamingRun : public QObject {
 
   void streamingEqualsResident() {
     project::ProjectSettings resident = base_, streaming = base_;
-    resident.data.mode = "resident";
+    resident.data.mode = apertura::ReadMode::kResident;
     resident.output.prefix = dir_.path().toStdString() + "/resident";
-    streaming.data.mode = "streaming";
+    streaming.data.mode = apertura::ReadMode::kStreaming;
     streaming.output.prefix = dir_.path().toStdString() + "/streaming";
     const auto a = run(resident);
     const auto b = run(streaming);
@@ -93,7 +93,7 @@ class TestStreamingRun : public QObject {
     project::ProjectSettings s = base_;
     s.output = {};
     s.optimizer.max_iterations = 2;
-    s.data.mode = "auto";
+    s.data.mode = apertura::ReadMode::kAuto;
     QCOMPARE(run(s)->data_mode, std::string("resident"));
     s.data.memory_budget_gb = 1e-4;  // 100 KiB: not even the grids fit
     QCOMPARE(run(s)->data_mode, std::string("streaming"));

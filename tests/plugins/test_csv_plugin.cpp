@@ -230,16 +230,16 @@ class TestCsvPlugin : public QObject {
       s.data.path = metres_;
       s.imaging.nx = s.imaging.ny = kSize;
       s.imaging.cell_arcsec = kCellArcsec;
-      s.weighting.scheme = "natural";
+      s.weighting.scheme = apertura::imaging::WeightingScheme::Natural;
       s.regularizers = {{"wavelet",
                          50.0,
                          false,
                          {{"scales", 3.0}, {"include_coarse", 1.0}, {"prox_iterations", 50.0}}}};
-      s.optimizer.method = method;
+      s.optimizer.setMethod(method);
       // FISTA hands the wavelet term to its prox; with positivity too, the two proxes would be
       // combined by a nested inner solver (slow, and not what this test is about).
-      if (s.optimizer.method == "fista")
-        s.optimizer.positivity = "none";
+      if (s.optimizer.method == apertura::project::OptimizerMethod::Fista)
+        s.optimizer.positivity = apertura::project::Positivity::None;
       s.optimizer.max_iterations = 60;
       auto products = std::make_shared<pipeline::ImagingProducts>();
       engine::Engine engine;
@@ -268,7 +268,7 @@ class TestCsvPlugin : public QObject {
                qPrintable(QString("%1: flux %2").arg(method).arg(flux)));
       // L-BFGS with positivity puts nearly all the flux there; FISTA (no positivity, slower to
       // converge) leaves ripples.
-      if (s.optimizer.method == "lbfgs")
+      if (s.optimizer.method == apertura::project::OptimizerMethod::Lbfgs)
         QVERIFY2(flux > 0.7 * total, qPrintable(QString("total %1").arg(total)));
     }
   }

@@ -99,9 +99,9 @@ class TestPluginOptimizer : public QObject {
   void projectsNamePluginOptimizers() {
     project::ProjectSettings s;
     s.data.path = "x.ms";
-    s.optimizer.method = "bb-descent";
+    s.optimizer.setMethod("bb-descent");
     project::validateProject(s);  // accepted
-    s.optimizer.method = "newton";
+    s.optimizer.setMethod("newton");
     try {
       project::validateProject(s);
       QFAIL("no exception");

@@ -71,7 +71,7 @@ class TestPluginSettings : public QObject {
     QVERIFY(planes);
     QVERIFY(!planes->isEnabled());
     project::ProjectSettings cube = p;
-    cube.imaging.spectral_mode = "cube";
+    cube.imaging.spectral_mode = apertura::project::SpectralMode::Cube;
     cube.regularizers[1].planes = {0, 2, 3, 4};
     panel.setSettings(cube);
     QVERIFY(planes->isEnabled());
@@ -102,12 +102,12 @@ class TestPluginSettings : public QObject {
              qPrintable(panel.validationMessage()));
 
     // A plugin optimizer's method survives a project round trip even before it is listed.
-    p.optimizer.method = "my-solver";
+    p.optimizer.setMethod("my-solver");
     panel.setSettings(p);
     QVERIFY(!panel.settings({}));  // no loaded plugin provides it
     QVERIFY2(panel.validationMessage().contains("nor an optimizer of a loaded plugin"),
              qPrintable(panel.validationMessage()));
-    p.optimizer.method = "lbfgs";
+    p.optimizer.method = apertura::project::OptimizerMethod::Lbfgs;
 
     // A term of a plugin that is not loaded is kept, and validation says it is missing.
     p.regularizers = {{"curvelet", 2.0, false, {}}};

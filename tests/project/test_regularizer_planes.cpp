@@ -17,7 +17,7 @@ namespace {
 
 ProjectSettings cubeProject() {
   ProjectSettings s;
-  s.imaging.spectral_mode = "cube";
+  s.imaging.spectral_mode = apertura::project::SpectralMode::Cube;
   s.regularizers = {{"l1", 1e-3, false, {}, {0, 3, 1}},
                     {"tsv-spectral", 2e-3, false, {}, {2, 3, 4}},
                     {"tsv", 1e-4, false, {}}};
@@ -96,7 +96,7 @@ class TestRegularizerPlanes : public QObject {
              qPrintable(e));
     // MFS: one plane, so only [0] (or no list) is accepted.
     ProjectSettings mfs = cubeProject();
-    mfs.imaging.spectral_mode = "mfs";
+    mfs.imaging.spectral_mode = apertura::project::SpectralMode::Mfs;
     e = validationError(mfs);
     QVERIFY2(e.contains("regularizers[0].planes") && e.contains("MFS"), qPrintable(e));
     mfs.regularizers[0].planes = {0};

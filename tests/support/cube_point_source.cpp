@@ -22,8 +22,8 @@ project::ProjectSettings cubeSettings(const std::string& ms) {
   s.data.path = ms;
   s.imaging.nx = s.imaging.ny = kSize;
   s.imaging.cell_arcsec = kCellArcsec;
-  s.imaging.spectral_mode = "cube";
-  s.weighting.scheme = "natural";
+  s.imaging.spectral_mode = apertura::project::SpectralMode::Cube;
+  s.weighting.scheme = apertura::imaging::WeightingScheme::Natural;
   return s;
 }
 

@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "core/plugin/plugin_registry.h"
+#include "core/rml/builtin_regularizers.h"
 #include "core/rml/lbfgs_history.h"
 #include "core/rml/space_sdmm.h"
 
@@ -68,18 +69,19 @@ OptimizerMemory optimizerMemory(const project::ProjectSettings& s, std::uint64_t
     // pairs), its primal iterate and the copies of its input and output. Several non-smooth terms
     // (plugins' counted too: an upper bound) share an inner SDMM with the quadratic and
     // positivity.
-    std::uint64_t tv = 0, nonsmooth = 0;
+    std::uint64_t prox_vectors = 0, nonsmooth = 0;
     for (const auto& r : s.regularizers) {
       if (r.lambda == 0.0)
         continue;
-      tv += r.type == "tv" || r.type == "tv-aniso" ? 1 : 0;
+      const rml::RegularizerDescriptor* builtin = rml::findBuiltinRegularizer(r.type);
+      prox_vectors += builtin != nullptr ? std::uint64_t(builtin->prox_vectors) : 0;
       nonsmooth +=
           plugin::isBuiltinNonSmoothRegularizer(r.type) || !plugin::isBuiltinRegularizer(r.type)
               ? 1
               : 0;
     }
     const std::uint64_t joint = nonsmooth + (o.positivity != project::Positivity::None ? 1 : 0);
-    mem.ram_vectors = 4 + 7 * tv + (nonsmooth > 1 ? rml::proxOfSumVectors(joint) : 0);
+    mem.ram_vectors = 4 + prox_vectors + (nonsmooth > 1 ? rml::proxOfSumVectors(joint) : 0);
   } else if (o.method == project::OptimizerMethod::Sdmm) {
     // Per function (the smooth part, each regularizer, positivity): y_i and z_i; plus the prox
     // input, the warm start, and the inner L-BFGS (default history 10, all in RAM) of the smooth

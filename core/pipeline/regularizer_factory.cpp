@@ -1,11 +1,8 @@
 #include "core/pipeline/regularizer_factory.h"
 
-#include <set>
-
 #include "core/plugin/plugin_registry.h"
 #include "core/plugin/plugin_regularizer.h"
-#include "core/rml/gradient_regularizers.h"
-#include "core/rml/pixel_regularizers.h"
+#include "core/rml/builtin_regularizers.h"
 #include "core/rml/plane_indices.h"
 #include "core/rml/plane_wise_term.h"
 #include "core/rml/spectral_difference.h"
@@ -13,20 +10,6 @@
 
 namespace apertura::pipeline {
 namespace {
-
-double parameter(const project::RegularizerSettings& s, const std::string& key, double fallback) {
-  auto it = s.parameters.find(key);
-  return it == s.parameters.end() ? fallback : it->second;
-}
-
-void allowOnly(const project::RegularizerSettings& s, const std::set<std::string>& allowed,
-               const std::string& at) {
-  for (const auto& [key, value] : s.parameters) {
-    if (!allowed.count(key)) {
-      throw InputError(at + ".parameters." + key, "is not a parameter of '" + s.type + "'");
-    }
-  }
-}
 
 // Types that are not built in name plugin regularizers (plugin_api.h).
 std::shared_ptr<rml::Regularizer> makePluginRegularizer(const project::RegularizerSettings& s,
@@ -61,7 +44,8 @@ void checkPlanes(const project::RegularizerSettings& s, int planes, std::size_t 
 }  // namespace
 
 bool isSpectralType(const std::string& type) {
-  return type == "tv-spectral" || type == "tsv-spectral";
+  const rml::RegularizerDescriptor* d = rml::findBuiltinRegularizer(type);
+  return d != nullptr && d->kind == rml::TermKind::Spectral;
 }
 
 std::shared_ptr<rml::Regularizer> makeSpectralRegularizer(const project::RegularizerSettings& s,
@@ -69,21 +53,11 @@ std::shared_ptr<rml::Regularizer> makeSpectralRegularizer(const project::Regular
                                                           const std::vector<double>& mask,
                                                           std::size_t index) {
   const std::string at = "regularizers[" + std::to_string(index) + "]";
-  std::shared_ptr<rml::Regularizer> r;
-  if (s.type == "tv-spectral") {
-    allowOnly(s, {"epsilon"}, at);
-    const double eps = parameter(s, "epsilon", 1e-8);
-    if (eps < 0.0)
-      throw InputError(at + ".parameters.epsilon", "must be >= 0");
-    r = std::make_shared<rml::SpectralDifference>(nx, ny, planes, rml::SpectralKind::TotalVariation,
-                                                  eps);
-  } else if (s.type == "tsv-spectral") {
-    allowOnly(s, {}, at);
-    r = std::make_shared<rml::SpectralDifference>(nx, ny, planes,
-                                                  rml::SpectralKind::TotalSquaredVariation);
-  } else {
+  if (!isSpectralType(s.type))
     throw InputError(at + ".type", "'" + s.type + "' is not an across-channel regularizer");
-  }
+  const rml::RegularizerDescriptor& d = *rml::findBuiltinRegularizer(s.type);
+  std::shared_ptr<rml::Regularizer> r =
+      d.make(nx, ny, planes, rml::builtinParameterValues(d, s.parameters, at));
   if (s.use_mask && !mask.empty())
     r->setMask(mask);
   return r;
@@ -114,10 +88,8 @@ std::shared_ptr<rml::ObjectiveTerm> makeCubeRegularizer(const project::Regulariz
 }
 
 bool isNonSmoothType(const std::string& type) {
-  if (plugin::isBuiltinNonSmoothRegularizer(type))
-    return true;
-  if (plugin::isBuiltinRegularizer(type))
-    return false;
+  if (const rml::RegularizerDescriptor* d = rml::findBuiltinRegularizer(type))
+    return d->kind == rml::TermKind::NonSmooth;
   // A plugin term with a prox is treated like the built-in non-smooth ones.
   const plugin::RegularizerEntry entry = plugin::PluginRegistry::global().findRegularizer(type);
   return entry.api != nullptr && entry.api->prox != nullptr;
@@ -127,38 +99,12 @@ std::shared_ptr<rml::Regularizer> makeRegularizer(const project::RegularizerSett
                                                   int ny, const std::vector<double>& mask,
                                                   std::size_t index) {
   const std::string at = "regularizers[" + std::to_string(index) + "]";
-  std::shared_ptr<rml::Regularizer> r;
-  if (s.type == "l1") {
-    allowOnly(s, {"epsilon"}, at);
-    r = std::make_shared<rml::L1Regularizer>(nx, ny, parameter(s, "epsilon", 0.0));
-  } else if (s.type == "l2") {
-    allowOnly(s, {}, at);
-    r = std::make_shared<rml::L2Regularizer>(nx, ny);
-  } else if (s.type == "entropy") {
-    allowOnly(s, {"prior"}, at);
-    const double prior = parameter(s, "prior", 1e-6);
-    if (prior <= 0.0)
-      throw InputError(at + ".parameters.prior", "must be > 0 (Jy/pixel)");
-    r = std::make_shared<rml::EntropyRegularizer>(nx, ny, std::vector<double>{prior});
-  } else if (s.type == "tv" || s.type == "tv-aniso") {
-    allowOnly(s, {"epsilon"}, at);
-    r = std::make_shared<rml::TotalVariation>(
-        nx, ny, s.type == "tv" ? rml::TvKind::Isotropic : rml::TvKind::Anisotropic,
-        parameter(s, "epsilon", 1e-8));
-  } else if (s.type == "tsv") {
-    allowOnly(s, {}, at);
-    r = std::make_shared<rml::TotalSquaredVariation>(nx, ny);
-  } else if (s.type == "laplacian") {
-    allowOnly(s, {}, at);
-    r = std::make_shared<rml::LaplacianRegularizer>(nx, ny);
-  } else if (s.type == "huber") {
-    allowOnly(s, {"delta"}, at);
-    r = std::make_shared<rml::HuberRegularizer>(nx, ny, parameter(s, "delta", 1e-3));
-  } else if (isSpectralType(s.type)) {
-    return makeSpectralRegularizer(s, nx, ny, 1, mask, index);
-  } else {
+  const rml::RegularizerDescriptor* d = rml::findBuiltinRegularizer(s.type);
+  if (d == nullptr)
     return makePluginRegularizer(s, nx, ny, mask, at);
-  }
+  // A spectral term on one plane is zero: an MFS image has no adjacent planes.
+  std::shared_ptr<rml::Regularizer> r =
+      d->make(nx, ny, 1, rml::builtinParameterValues(*d, s.parameters, at));
   if (s.use_mask && !mask.empty())
     r->setMask(mask);
   return r;

@@ -7,15 +7,18 @@
 #include <sstream>
 
 #include "core/project/setting_choices.h"
+#include "core/rml/builtin_regularizers.h"
 
 namespace apertura::plugin {
 namespace fs = std::filesystem;
 
 const std::vector<std::string>& builtinRegularizerNames() {
-  // tv-spectral and tsv-spectral act across the planes of a cube (imaging.spectral_mode cube).
-  static const std::vector<std::string> names = {"l1",          "l2",          "entropy",   "tv",
-                                                 "tv-aniso",    "tsv",         "laplacian", "huber",
-                                                 "tv-spectral", "tsv-spectral"};
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> n;
+    for (const auto& d : rml::builtinRegularizers())
+      n.push_back(d.name);
+    return n;
+  }();
   return names;
 }
 
@@ -25,12 +28,12 @@ const std::vector<std::string>& builtinOptimizerNames() {
 }
 
 bool isBuiltinRegularizer(const std::string& type) {
-  const auto& builtins = builtinRegularizerNames();
-  return std::find(builtins.begin(), builtins.end(), type) != builtins.end();
+  return rml::findBuiltinRegularizer(type) != nullptr;
 }
 
 bool isBuiltinNonSmoothRegularizer(const std::string& type) {
-  return type == "l1" || type == "tv" || type == "tv-aniso";
+  const rml::RegularizerDescriptor* d = rml::findBuiltinRegularizer(type);
+  return d != nullptr && d->kind == rml::TermKind::NonSmooth;
 }
 
 std::string regularizerTypeProblem(const PluginRegistry& registry, const std::string& type) {

@@ -66,8 +66,8 @@ class PluginRegistry {
 // Names of the built-in regularizers, which plugins may not reuse.
 const std::vector<std::string>& builtinRegularizerNames();
 bool isBuiltinRegularizer(const std::string& type);
-// The built-in regularizers that proximal solvers (FISTA, SDMM) take through their prox: l1, tv
-// and tv-aniso. The other built-in ones are differentiable and join the smooth part.
+// The built-in regularizers that proximal solvers (FISTA, SDMM) take through their prox
+// (rml::TermKind::NonSmooth). The other built-in ones are differentiable and join the smooth part.
 bool isBuiltinNonSmoothRegularizer(const std::string& type);
 // The built-in optimizer methods (project::OptimizerMethod's names), which plugins may not reuse.
 const std::vector<std::string>& builtinOptimizerNames();

@@ -61,7 +61,7 @@ struct ImagingSettings {
 };
 
 struct RegularizerSettings {
-  std::string type;  // l1, l2, entropy, tv, tv-aniso, tsv, laplacian, huber, or a plugin's name
+  std::string type;  // a built-in regularizer (rml/builtin_regularizers.h) or a plugin's
   double lambda = 0.0;
   bool use_mask = false;                     // restrict the term to the project mask
   std::map<std::string, double> parameters;  // term-specific (e.g. "epsilon" for smoothed TV)

@@ -169,6 +169,7 @@ void runSolver(engine::RunContext& ctx, const RunData& data, rml::ObjectiveFunct
   rml::StopCriteria stop;
   stop.max_iterations = s.optimizer.max_iterations;
   stop.relative_tolerance = s.optimizer.relative_tolerance;
+  stop.patience = s.optimizer.patience;
   stop.gradient_tolerance = s.optimizer.gradient_tolerance;
   stop.wall_time_seconds = s.optimizer.time_limit_s.value_or(0.0);
   // Distributed: every rank must stop at the same iteration, so only the agreement in the

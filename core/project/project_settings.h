@@ -77,6 +77,7 @@ struct OptimizerSettings {
   int max_iterations = 100;
   int history = 10;  // L-BFGS correction pairs
   double relative_tolerance = 1e-7;
+  int patience = 1;  // iterations in a row within relative_tolerance before stopping
   double gradient_tolerance = 1e-10;
   std::optional<double> time_limit_s;
   Positivity positivity = Positivity::Projection;

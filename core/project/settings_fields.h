@@ -170,6 +170,11 @@ void visitFields(OptimizerSettings& o, F&& f) {
   f(Field("relative_tolerance", "stop when the objective's relative change is below this")
         .atLeast(0),
     o.relative_tolerance);
+  f(Field("patience",
+          "iterations in a row whose relative change is below relative_tolerance before "
+          "stopping (more: fewer stops on one short step)")
+        .within(1, 1000),
+    o.patience);
   f(Field("gradient_tolerance", "stop when the gradient's norm is below this").atLeast(0),
     o.gradient_tolerance);
   f(Field("time_limit_s", "stop after this long; auto: no limit").inUnit("s").above(0),

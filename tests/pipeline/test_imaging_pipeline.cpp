@@ -169,6 +169,29 @@ class TestImagingPipeline : public QObject {
     QVERIFY2(worst < 1e-5 * scale, qPrintable(QString::number(worst)));
   }
 
+  // optimizer.patience reaches the stop rule: with a loose tolerance the run stops at the first
+  // quiet iteration, and with patience 3 at least two iterations later.
+  void patienceDelaysTheToleranceStop() {
+    project::ProjectSettings s;
+    s.data.path = ms_;
+    s.imaging.nx = s.imaging.ny = kSize;
+    s.imaging.cell_arcsec = kCellArcsec;
+    s.weighting.scheme = apertura::imaging::WeightingScheme::Natural;
+    s.regularizers = {{"l1", 1e-3, false, {}}};
+    s.optimizer.max_iterations = 200;
+    s.optimizer.relative_tolerance = 1e-3;
+    s.output.prefix = dir_.path().toStdString() + "/patience";
+    const auto iterations = [&](int patience) {
+      s.optimizer.patience = patience;
+      auto observer = std::make_shared<CountingObserver>();
+      const testing::PipelineRun run = testing::runImagingPipeline(s, observer);
+      return run.finished() ? int(observer->chi2.size()) : -1;
+    };
+    const int eager = iterations(1), patient = iterations(3);
+    QVERIFY2(eager > 0 && eager < 150, qPrintable(QString::number(eager)));
+    QVERIFY2(patient >= eager + 2, qPrintable(QString("%1 vs %2").arg(patient).arg(eager)));
+  }
+
   void cancelStopsTheOptimizer() {
     project::ProjectSettings s;
     s.data.path = ms_;

@@ -46,6 +46,7 @@ ProjectSettings everyFieldSet(const std::string& data_path) {
   s.optimizer.history = 7;
   s.optimizer.relative_tolerance = 1e-9;
   s.optimizer.gradient_tolerance = 1e-12;
+  s.optimizer.patience = 4;
   s.optimizer.time_limit_s = 120.0;
   s.optimizer.positivity = Positivity::Softplus;
   s.optimizer.snapshot_every = 3;

@@ -17,6 +17,7 @@
 #include "core/pipeline/imaging_pipeline.h"
 #include "core/project/project_file.h"
 #include "core/project/project_overrides.h"
+#include "core/project/project_reference.h"
 #include "core/util/input_error.h"
 
 namespace apertura::cli {
@@ -44,7 +45,11 @@ CLI::App* addRunCommand(CLI::App& app, RunOptions& options) {
   cmd->add_flag("--deterministic-reduction", options.deterministic_reduction,
                 "Exact, order-independent sums of per-chunk partials: identical images for any "
                 "number of ranks (costs one FFT per chunk per pass)");
-  cmd->footer("Exit status: 0 finished, 2 bad input, 3 failed, 130 cancelled (SIGINT).");
+  // Every key of the project file, from core's field tables (what --set accepts).
+  cmd->footer(
+      "Exit status: 0 finished, 2 bad input, 3 failed, 130 cancelled (SIGINT).\n\n"
+      "Project file keys (KEY = default (accepted), for --set KEY=VALUE):\n" +
+      project::projectReferenceText());
   return cmd;
 }
 

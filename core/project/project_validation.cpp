@@ -183,7 +183,9 @@ void validateProject(const ProjectSettings& s) {
   }
 }
 
-std::string rangeText(const Field& field) {
+namespace {
+
+std::string boundsText(const Field& field) {
   const auto text = [](double v) {
     char buffer[32];
     std::snprintf(buffer, sizeof buffer, "%g", v);
@@ -199,16 +201,29 @@ std::string rangeText(const Field& field) {
   return {};
 }
 
+}  // namespace
+
+std::string rangeText(const Field& field) {
+  std::string bounds = boundsText(field);
+  if (!field.even)
+    return bounds;
+  return bounds.empty() ? "even" : bounds + ", even";
+}
+
 std::string rangeProblem(const Field& field, double value) {
   const bool low_ok = field.min_open ? value > field.min : value >= field.min;
-  if (std::isfinite(value) && low_ok && value <= field.max)
+  if (std::isfinite(value) && low_ok && value <= field.max) {
+    // The FFT grid and the image centre need an even size (the operator refuses odd ones).
+    if (field.even && std::fmod(value, 2.0) != 0.0)
+      return "must be even";
     return {};
+  }
   if (field.problem != nullptr)
     return field.problem;
-  const std::string range = rangeText(field);
-  if (range.empty())
+  const std::string bounds = boundsText(field);
+  if (bounds.empty())
     return "must be a finite number";
-  return (range[0] == '[' || range[0] == '(' ? "must lie in " : "must be ") + range;
+  return (bounds[0] == '[' || bounds[0] == '(' ? "must lie in " : "must be ") + bounds;
 }
 
 }  // namespace apertura::project

@@ -22,6 +22,7 @@ struct Field {
   bool min_open = false;
   const char* problem = nullptr;     // replaces the range's own wording in errors
   std::vector<std::string> allowed;  // a string's vocabulary (empty: any text)
+  bool even = false;                 // an integer that must be even
   bool path = false;                 // relative to the project file's folder
   bool omit_when_empty = false;      // not written while empty (older files round-trip unchanged)
 
@@ -50,6 +51,10 @@ struct Field {
   }
   Field& oneOf(std::vector<std::string> names) {
     allowed = std::move(names);
+    return *this;
+  }
+  Field& isEven() {
+    even = true;
     return *this;
   }
   Field& isPath() {
@@ -111,8 +116,8 @@ void visitFields(WeightingSettings& w, F&& f) {
 
 template <typename F>
 void visitFields(ImagingSettings& i, F&& f) {
-  f(Field("nx", "image width").inUnit("pixels").within(8, 65536), i.nx);
-  f(Field("ny", "image height").inUnit("pixels").within(8, 65536), i.ny);
+  f(Field("nx", "image width").inUnit("pixels").within(8, 65536).isEven(), i.nx);
+  f(Field("ny", "image height").inUnit("pixels").within(8, 65536).isEven(), i.ny);
   f(Field("cell_arcsec", "pixel size; auto: a third of the finest fringe")
         .inUnit("arcsec")
         .above(0),
@@ -245,7 +250,7 @@ void visitFields(ViewSettings& v, F&& f) {
   f(Field("center_y", "image pixel (0-based) at the view centre, with a zoom"), v.center_y);
 }
 
-// The accepted range as text: "[8, 65536]", ">= 0", "> 0" ("" without bounds).
+// The accepted range as text: "[8, 65536], even", ">= 0", "> 0" ("" without bounds).
 std::string rangeText(const Field& field);
 // The problem with a number against its field's range ("" when it is fine; non-finite numbers
 // are never fine).

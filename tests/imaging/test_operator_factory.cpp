@@ -19,9 +19,11 @@
 #include "tests/imaging/cuda_emulation.h"
 #include "tests/imaging/cuda_wstack_emulation.h"
 #include "tests/imaging/dft_reference.h"
+#include "tests/support/input_error_text.h"
 
 using namespace apertura;
 using namespace apertura::imaging;
+using apertura::testing::inputErrorOf;
 
 namespace {
 
@@ -43,16 +45,6 @@ GpuInventory inventoryWith(bool built, int devices) {
   if (built && devices == 0)
     inv.problem = "no driver";
   return inv;
-}
-
-template <typename F>
-QString inputErrorOf(F f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return QString::fromStdString(e.what());
-  }
-  return {};
 }
 
 }  // namespace

@@ -236,6 +236,11 @@ class TestProjectFile : public QObject {
     QTest::newRow("robust out of range")
         << QString::fromStdString(minimal("\"weighting\": {\"robust\": 3}"))
         << "weighting.robust: must lie in [-2, 2]";
+    QTest::newRow("odd image size") << QString::fromStdString(minimal("\"imaging\": {\"nx\": 513}"))
+                                    << "imaging.nx: must be even";
+    QTest::newRow("unknown backend")
+        << QString::fromStdString(minimal("\"imaging\": {\"backend\": \"opencl\"}"))
+        << "imaging.backend: 'opencl' is not one of: auto, cpu, cuda";
     QTest::newRow("bad vocabulary")
         << QString::fromStdString(minimal("\"optimizer\": {\"method\": \"newton\"}"))
         << "optimizer.method: 'newton' is not one of: lbfgs";

@@ -63,7 +63,7 @@ class TestProjectReference : public QObject {
     for (const ReferenceEntry& e : projectReferenceEntries())
       by_key[e.key] = e;
     QCOMPARE(by_key.at("imaging.nx").fallback, std::to_string(ImagingSettings{}.nx));
-    QCOMPARE(by_key.at("imaging.nx").accepted, std::string("integer [8, 65536]"));
+    QCOMPARE(by_key.at("imaging.nx").accepted, std::string("integer [8, 65536], even"));
     QCOMPARE(by_key.at("weighting.scheme").fallback,
              "\"" + choiceName(WeightingSettings{}.scheme) + "\"");
     QCOMPARE(by_key.at("weighting.scheme").accepted,

@@ -9,9 +9,11 @@
 #include "core/rml/spectral_difference.h"
 #include "core/util/input_error.h"
 #include "core/util/random.h"
+#include "tests/support/input_error_text.h"
 
 using namespace apertura;
 using namespace apertura::rml;
+using apertura::testing::inputErrorOf;
 
 namespace {
 
@@ -34,15 +36,6 @@ const RegularizerDescriptor& find(const char* name) {
   if (d == nullptr)
     throw std::runtime_error(std::string("no built-in ") + name);
   return *d;
-}
-
-QString errorOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return QString::fromStdString(e.what());
-  }
-  return {};
 }
 
 }  // namespace
@@ -111,19 +104,19 @@ class TestBuiltinRegularizers : public QObject {
     const RegularizerDescriptor& entropy = find("entropy");
     QCOMPARE(builtinParameterValues(entropy, {}, "r")[0], 1e-6);
     QCOMPARE(builtinParameterValues(entropy, {{"prior", 2.0}}, "r")[0], 2.0);
-    QCOMPARE(errorOf([&] {
+    QCOMPARE(inputErrorOf([&] {
                builtinParameterValues(entropy, {{"prior", 0.0}}, "regularizers[2]");
              }),
              QString("regularizers[2].parameters.prior: must be > 0, got 0"));
-    QCOMPARE(errorOf([&] {
+    QCOMPARE(inputErrorOf([&] {
                builtinParameterValues(entropy, {{"epsilon", 1.0}}, "r");
              }),
              QString("r.parameters.epsilon: is not a parameter of 'entropy'"));
-    QCOMPARE(errorOf([&] {
+    QCOMPARE(inputErrorOf([&] {
                builtinParameterValues(find("tv"), {{"epsilon", -1.0}}, "r");
              }),
              QString("r.parameters.epsilon: must be >= 0, got -1"));
-    QCOMPARE(errorOf([&] {
+    QCOMPARE(inputErrorOf([&] {
                builtinParameterValues(find("tsv"), {{"epsilon", 1.0}}, "r");
              }),
              QString("r.parameters.epsilon: is not a parameter of 'tsv'"));

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "core/sim/like_simulation.h"
 #include "core/util/input_error.h"
 
 namespace apertura::cli {
@@ -57,11 +58,71 @@ CLI::App* addSimulateCommand(CLI::App& app, SimulateOptions& o) {
                   ".fits or .fit")
       ->required();
   cmd->add_flag("--overwrite", o.overwrite, "Replace an existing output");
+  cmd->add_option("--like", o.like,
+                  "Use the coverage of this Measurement Set: its rows, uvw, flags, weights and "
+                  "subtables, with DATA replaced by the --image sky plus noise");
+  cmd->add_option("--image", o.image, "With --like: the sky, a FITS image in Jy/pixel");
+  cmd->add_flag("--noise-from-weights", o.noise_from_weights,
+                "With --like: noise of sigma 1/sqrt(weight) per correlation (the default)");
+  cmd->add_option("--snr", o.snr,
+                  "With --like: scale the weights so that the total flux over the "
+                  "natural-weighted image noise is this, and draw the noise from them");
+  cmd->add_flag("--no-noise", o.no_noise, "With --like: the sky's visibilities alone");
+  cmd->add_flag("--at-phase-centre", o.at_phase_centre,
+                "With --like: put the image's reference point on the phase centre of the first "
+                "field with data");
   return cmd;
 }
 
+namespace {
+
+int runLike(const SimulateOptions& o) {
+  const bool new_observation = !o.points.empty() || !o.gaussians.empty() || !o.disks.empty() ||
+                               !o.sky_fits.empty() || !o.spws.empty();
+  if (new_observation)
+    throw InputError("--like",
+                     "takes the sky from --image alone (no --point, --gaussian, --disk, "
+                     "--sky-fits or --spw)");
+  if (o.noise_from_weights && (o.no_noise || o.snr))
+    throw InputError("--noise-from-weights", "cannot be combined with --no-noise or --snr");
+  sim::LikeSimulationRequest r;
+  r.like = o.like;
+  r.image = o.image;
+  r.at_phase_centre = o.at_phase_centre;
+  r.snr = o.snr;
+  r.noise = !o.no_noise;
+  r.predict = o.predict;
+  r.seed = o.seed;
+  r.output = o.output;
+  r.overwrite = o.overwrite;
+  const auto t0 = std::chrono::steady_clock::now();
+  const sim::LikeSimulationOutcome out = sim::simulateLike(r);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::printf("Wrote %s like %s: %llu rows, %llu row-channels, sky %.6g Jy by %s, %.2f s\n",
+              o.output.c_str(), o.like.c_str(), static_cast<unsigned long long>(out.rows),
+              static_cast<unsigned long long>(out.samples), out.total_flux_jy,
+              out.prediction.c_str(), seconds);
+  if (r.noise)
+    std::printf("  noise from the weights%s: natural-weighted image noise %.6g Jy/beam\n",
+                out.weight_scale != 1.0 ? " (scaled for --snr)" : "", out.image_noise_jy);
+  else
+    std::printf("  no noise\n");
+  if (out.corrected_data)
+    std::printf("  CORRECTED_DATA holds the same values as DATA\n");
+  return 0;
+}
+
+}  // namespace
+
 int runSimulate(const SimulateOptions& o) {
   try {
+    if (!o.like.empty())
+      return runLike(o);
+    if (!o.image.empty() || o.snr || o.no_noise || o.noise_from_weights || o.at_phase_centre)
+      throw InputError("--image",
+                       "--image, --snr, --no-noise, --noise-from-weights and "
+                       "--at-phase-centre need --like");
     const auto t0 = std::chrono::steady_clock::now();
     const sim::SimulationOutcome outcome = sim::runSimulation(o);
     const sim::SimulationSummary& s = outcome.summary;

@@ -12,12 +12,11 @@
 #include <casacore/tables/Tables/TableDesc.h>
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
-#include <random>
 #include <set>
 #include <utility>
 
 #include "core/io/casacore_lock.h"
+#include "core/io/ms_copy.h"
 #include "core/io/ms_metadata.h"
 #include "core/util/input_error.h"
 
@@ -25,7 +24,6 @@ namespace apertura {
 namespace {
 
 namespace cc = casacore;
-namespace fs = std::filesystem;
 
 // What happens to each correlation of a cell in a modelled row.
 enum class Role { kModel, kZero, kKeep };
@@ -246,12 +244,6 @@ bool protectedColumn(const std::string& c) {
   return c == "DATA" || c == "CORRECTED_DATA" || c == "FLOAT_DATA";
 }
 
-fs::path temporarySibling(const fs::path& out) {
-  std::random_device rd;
-  return out.parent_path() /
-         ("." + out.filename().string() + ".apertura-tmp-" + std::to_string(rd()));
-}
-
 }  // namespace
 
 void writeModelColumn(const ModelWriteRequest& r) {
@@ -270,30 +262,8 @@ void writeModelColumn(const ModelWriteRequest& r) {
     ColumnWriter(r, r.input_path).run();
     return;
   }
-  fs::path out(r.output_path);
-  if (!out.has_filename())
-    out = out.parent_path();
-  std::error_code ec;
-  if (fs::exists(out, ec) || fs::is_symlink(out, ec)) {
-    throw InputError(out.string(), "already exists; refusing to overwrite it with a copy of " +
-                                       r.input_path + " holding column " + r.column);
-  }
-  const fs::path tmp = temporarySibling(out);
-  try {
-    fs::copy(r.input_path, tmp, fs::copy_options::recursive);
-    ColumnWriter(r, tmp.string()).run();
-    fs::rename(tmp, out);
-  } catch (const fs::filesystem_error& e) {
-    fs::remove_all(tmp, ec);
-    throw InputError(out.string(), "cannot copy " + r.input_path + " to write column " + r.column +
-                                       " (" + e.what() + ")");
-  } catch (const InputError& e) {
-    fs::remove_all(tmp, ec);
-    throw InputError(out.string(), e.problem());  // the temporary name means nothing to users
-  } catch (...) {
-    fs::remove_all(tmp, ec);
-    throw;
-  }
+  writeIntoCopy(r.input_path, r.output_path, false, "holding column " + r.column,
+                [&](const std::string& copy) { ColumnWriter(r, copy).run(); });
 }
 
 }  // namespace apertura

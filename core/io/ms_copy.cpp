@@ -1,0 +1,53 @@
+#include "core/io/ms_copy.h"
+
+#include <filesystem>
+#include <random>
+
+#include "core/util/input_error.h"
+
+namespace apertura {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path temporarySibling(const fs::path& out) {
+  std::random_device rd;
+  return out.parent_path() /
+         ("." + out.filename().string() + ".apertura-tmp-" + std::to_string(rd()));
+}
+
+}  // namespace
+
+void writeIntoCopy(const std::string& input, const std::string& output, bool replace_existing,
+                   const std::string& what, const std::function<void(const std::string&)>& write) {
+  fs::path out(output);
+  if (!out.has_filename())
+    out = out.parent_path();
+  std::error_code ec;
+  const bool exists = fs::exists(out, ec) || fs::is_symlink(out, ec);
+  if (exists && !replace_existing) {
+    throw InputError(out.string(), "already exists; refusing to overwrite it with a copy of " +
+                                       input + " " + what);
+  }
+  if (exists && fs::equivalent(out, input, ec))
+    throw InputError(out.string(), "is the input itself; give another output");
+  const fs::path tmp = temporarySibling(out);
+  try {
+    fs::copy(input, tmp, fs::copy_options::recursive);
+    write(tmp.string());
+    if (exists)
+      fs::remove_all(out);
+    fs::rename(tmp, out);
+  } catch (const fs::filesystem_error& e) {
+    fs::remove_all(tmp, ec);
+    throw InputError(out.string(), "cannot copy " + input + " " + what + " (" + e.what() + ")");
+  } catch (const InputError& e) {
+    fs::remove_all(tmp, ec);
+    throw InputError(out.string(), e.problem());  // the temporary name means nothing to users
+  } catch (...) {
+    fs::remove_all(tmp, ec);
+    throw;
+  }
+}
+
+}  // namespace apertura

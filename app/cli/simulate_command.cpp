@@ -66,7 +66,8 @@ CLI::App* addSimulateCommand(CLI::App& app, SimulateOptions& o) {
                 "With --like: noise of sigma 1/sqrt(weight) per correlation (the default)");
   cmd->add_option("--snr", o.snr,
                   "With --like: scale the weights so that the total flux over the "
-                  "natural-weighted image noise is this, and draw the noise from them");
+                  "natural-weighted image noise (of the first field with data) is this, and draw "
+                  "the noise from them");
   cmd->add_flag("--no-noise", o.no_noise, "With --like: the sky's visibilities alone");
   cmd->add_flag("--at-phase-centre", o.at_phase_centre,
                 "With --like: put the image's reference point on the phase centre of the first "

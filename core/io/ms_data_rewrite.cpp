@@ -234,7 +234,7 @@ int firstFieldWithData(const std::string& path) {
   }
 }
 
-double stokesIWeightSum(const std::string& path) {
+double stokesIWeightSum(const std::string& path, int field_id) {
   requireCasacoreTable(path);
   const MsMetadata meta = readMsMetadata(path);
   const auto lock = lockCasacore();
@@ -242,12 +242,14 @@ double stokesIWeightSum(const std::string& path) {
     cc::Table t(path);
     MainTable main(t, path);
     const cc::Vector<int> ddid = cc::ScalarColumn<int>(t, "DATA_DESC_ID").getColumn();
+    const cc::Vector<int> field = cc::ScalarColumn<int>(t, "FIELD_ID").getColumn();
     const cc::Vector<int> a1 = cc::ScalarColumn<int>(t, "ANTENNA1").getColumn();
     const cc::Vector<int> a2 = cc::ScalarColumn<int>(t, "ANTENNA2").getColumn();
     const bool flag_row = main.has("FLAG_ROW"), flags = main.has("FLAG");
     double sum = 0.0;
     for (cc::rownr_t row = 0; row < t.nrow(); ++row) {
-      if (a1(row) == a2(row) || (flag_row && cc::ScalarColumn<bool>(t, "FLAG_ROW")(row)))
+      if (a1(row) == a2(row) || (field_id >= 0 && field(row) != field_id) ||
+          (flag_row && cc::ScalarColumn<bool>(t, "FLAG_ROW")(row)))
         continue;
       const RowShape s = shapeOf(meta, ddid(row), row, main);
       const std::vector<float> w = main.weights(row, s.ncorr, s.nchan);

@@ -44,10 +44,11 @@ struct DataRewriteSummary {
 // the data columns. Throws InputError naming the file, the column and the problem.
 DataRewriteSummary rewriteMsData(const DataRewriteRequest& request);
 
-// Sum of the Stokes I weights of the input's unflagged cross-correlation samples: per sample
-// 4 / (1/w_a + 1/w_b) for the two parallel hands (w of a single one alone). 1/sqrt of it is the
-// natural-weighted image noise (Jy/beam) when the weights are absolute.
-double stokesIWeightSum(const std::string& ms_path);
+// Sum of the Stokes I weights of the input's unflagged cross-correlation samples of field
+// `field_id` (every field when negative): per sample 4 / (1/w_a + 1/w_b) for the two parallel
+// hands (w of a single one alone). 1/sqrt of it is the natural-weighted image noise (Jy/beam)
+// of that field when the weights are absolute.
+double stokesIWeightSum(const std::string& ms_path, int field_id = -1);
 
 // The lowest FIELD_ID of the input's MAIN rows (the field an imaging run picks by default).
 int firstFieldWithData(const std::string& ms_path);

@@ -91,8 +91,9 @@ LikeSimulationOutcome simulateLike(const LikeSimulationRequest& r) {
   FitsImage image = readFitsImage(r.image);
   requireJyPerPixel(image);
   const MsMetadata meta = readMsMetadata(r.like);
+  const int first_field = firstFieldWithData(r.like);
   if (r.at_phase_centre) {
-    const FieldInfo& f = fieldOf(meta, firstFieldWithData(r.like), r.like);
+    const FieldInfo& f = fieldOf(meta, first_field, r.like);
     image.ref_ra_rad = f.ra_rad;
     image.ref_dec_rad = f.dec_rad;
   }
@@ -100,7 +101,7 @@ LikeSimulationOutcome simulateLike(const LikeSimulationRequest& r) {
   for (double v : image.pixels)
     out.total_flux_jy += std::isnan(v) ? 0.0 : v;
 
-  const double weight_sum = stokesIWeightSum(r.like);
+  const double weight_sum = stokesIWeightSum(r.like, first_field);
   if (!(weight_sum > 0.0))
     throw InputError(r.like, "no unflagged cross-correlation sample has a positive weight");
   if (r.snr) {

@@ -17,7 +17,8 @@ struct LikeSimulationRequest {
   bool at_phase_centre = false;
   // Noise: from the observation's weights as they are (absolute weights assumed), or, with snr,
   // from the weights scaled so that the sky's total flux over the natural-weighted image noise
-  // (1/sqrt of the Stokes I weight sum) is snr; the copy's weights are scaled the same way.
+  // of the first field with data (1/sqrt of its Stokes I weight sum: what an image of that field
+  // reaches) is snr; the copy's weights are scaled the same way.
   std::optional<double> snr;
   bool noise = true;             // false: no noise at all (the weights are kept)
   std::string predict = "auto";  // exact, fast or auto, as for `simulate --sky-fits`
@@ -30,7 +31,7 @@ struct LikeSimulationOutcome {
   std::uint64_t rows = 0;
   std::uint64_t samples = 0;
   double total_flux_jy = 0.0;
-  double image_noise_jy = 0.0;  // natural-weighted, from the output's weights
+  double image_noise_jy = 0.0;  // natural-weighted, first field with data, output's weights
   double weight_scale = 1.0;
   std::string prediction;  // how the image was predicted
   bool corrected_data = false;

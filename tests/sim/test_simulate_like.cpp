@@ -175,6 +175,9 @@ class TestSimulateLike : public QObject {
     QVERIFY2(std::abs(1.0 / std::sqrt(weight_sum) - kFlux / 50.0) < 1e-4 * kFlux / 50.0,
              qPrintable(QString::number(1.0 / std::sqrt(weight_sum))));
     QCOMPARE(out.image_noise_jy, kFlux / 50.0);
+    // The noise is that of the field an image is made of (here the only one, 0).
+    QCOMPARE(stokesIWeightSum(r.output, 0), weight_sum);
+    QCOMPARE(stokesIWeightSum(r.output, 5), 0.0);
     sim::LikeSimulationRequest clean = request(sky_, "snr-clean.ms");
     clean.noise = false;
     sim::simulateLike(clean);

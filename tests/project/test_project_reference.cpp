@@ -1,6 +1,7 @@
 // The project file's reference is generated from the field tables: it lists every key the writer
 // writes (so a field cannot be added without appearing there), with the default the settings
 // structs hold, and docs/project-file.md carries exactly the generated text.
+#include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -74,13 +75,15 @@ class TestProjectReference : public QObject {
     QVERIFY(by_key.at("regularizers[].type").accepted.find("tsv") != std::string::npos);
   }
 
-  // To regenerate the block: copy the file this test writes into docs/project-file.md.
+  // To regenerate the block: copy the file this test writes (its path is in the failure message)
+  // into docs/project-file.md.
   void documentationIsTheGeneratedReference() {
     QFile doc(APERTURA_SOURCE_DIR "/docs/project-file.md");
     QVERIFY(doc.open(QIODevice::ReadOnly));
     const std::string text = doc.readAll().toStdString();
     const std::string expected = projectReferenceMarkdown();
-    QFile out("project-file-reference.md");
+    const QString generated = QDir::temp().filePath("apertura-project-file-reference.md");
+    QFile out(generated);
     QVERIFY(out.open(QIODevice::WriteOnly));
     out.write(QByteArray::fromStdString(kBegin + expected + kEnd));
     const auto begin = text.find(kBegin);
@@ -89,8 +92,9 @@ class TestProjectReference : public QObject {
     const std::string block =
         text.substr(begin + std::string(kBegin).size(), end - begin - std::string(kBegin).size());
     QVERIFY2(block == expected,
-             "docs/project-file.md differs from the field tables; the generated text is in "
-             "project-file-reference.md in the test's working directory");
+             qPrintable("docs/project-file.md differs from the field tables; the generated text "
+                        "is in " +
+                        generated));
   }
 };
 

@@ -11,7 +11,7 @@ namespace apertura::project {
 // One entry of a settings section's field table: its JSON key, what it means, its unit and the
 // values it accepts. The default is the settings struct's initialiser, read by visiting a
 // default-constructed struct. The JSON reader and writer, validation (and so --set), the
-// round-trip test and the reference (apertura-cli reference, docs/project-file.md) all walk these
+// round-trip test and the reference (apertura-cli run --help, docs/project-file.md) all walk these
 // tables: a field added to a struct and its table appears in all of them.
 struct Field {
   const char* key = "";

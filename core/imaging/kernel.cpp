@@ -7,30 +7,7 @@
 namespace apertura::imaging {
 
 std::string kernelTypeName(KernelType type) {
-  switch (type) {
-    case KernelType::ExpSemicircle:
-      return "es";
-    case KernelType::KaiserBessel:
-      return "kb";
-    case KernelType::Prolate:
-      return "prolate";
-    case KernelType::Pillbox:
-      return "pillbox";
-  }
-  return "es";
-}
-
-KernelType parseKernelType(const std::string& name) {
-  if (name == "es")
-    return KernelType::ExpSemicircle;
-  if (name == "kb")
-    return KernelType::KaiserBessel;
-  if (name == "prolate")
-    return KernelType::Prolate;
-  if (name == "pillbox")
-    return KernelType::Pillbox;
-  throw InputError("kernel",
-                   "unknown gridding kernel '" + name + "' (expected es, kb, prolate or pillbox)");
+  return choiceName(type);
 }
 
 double KernelShape::operator()(double x) const {
@@ -50,3 +27,17 @@ double KernelShape::operator()(double x) const {
 }
 
 }  // namespace apertura::imaging
+
+namespace apertura {
+
+template <>
+const std::vector<ChoiceName<imaging::KernelType>>& choiceTable<imaging::KernelType>() {
+  using imaging::KernelType;
+  static const std::vector<ChoiceName<KernelType>> t = {{KernelType::ExpSemicircle, "es"},
+                                                        {KernelType::KaiserBessel, "kaiser-bessel"},
+                                                        {KernelType::Prolate, "pswf"},
+                                                        {KernelType::Pillbox, "pillbox"}};
+  return t;
+}
+
+}  // namespace apertura

@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "core/util/choice_names.h"
+
 namespace apertura::imaging {
 
 // Gridding kernels. The exponential-of-semicircle (ES) kernel of Barnett et al. (FINUFFT) is the
@@ -10,8 +12,8 @@ namespace apertura::imaging {
 // (nearest cell, W = 1) exist for comparison.
 enum class KernelType { ExpSemicircle, KaiserBessel, Prolate, Pillbox };
 
+// Its name (the table below: es, kaiser-bessel, pswf, pillbox), for logs and messages.
 std::string kernelTypeName(KernelType type);
-KernelType parseKernelType(const std::string& name);  // throws InputError on unknown names
 
 // A kernel spans `support` grid cells: the argument x = 2 * delta / support, delta the distance
 // in cells from the sample to the cell centre.
@@ -36,3 +38,8 @@ double tabulatedEsError(int support, double sigma);
 constexpr int kMaxSupport = 16;
 
 }  // namespace apertura::imaging
+
+namespace apertura {
+template <>
+const std::vector<ChoiceName<imaging::KernelType>>& choiceTable<imaging::KernelType>();
+}  // namespace apertura

@@ -141,3 +141,15 @@ template std::unique_ptr<ImagingOperator<double>> makeOperator<double>(const Ima
                                                                        std::string*);
 
 }  // namespace apertura::imaging
+
+namespace apertura {
+
+template <>
+const std::vector<ChoiceName<imaging::Backend>>& choiceTable<imaging::Backend>() {
+  using imaging::Backend;
+  static const std::vector<ChoiceName<Backend>> t = {
+      {Backend::Auto, "auto"}, {Backend::Cpu, "cpu"}, {Backend::Cuda, "cuda"}};
+  return t;
+}
+
+}  // namespace apertura

@@ -9,54 +9,33 @@ namespace apertura::imaging {
 
 WeightingSettings WeightingSettings::parse(const std::string& text) {
   WeightingSettings w;
-  if (text == "natural")
-    return w;
-  if (text == "uniform") {
-    w.scheme = WeightingScheme::Uniform;
+  if (const auto scheme = parseChoice<WeightingScheme>(text)) {
+    w.scheme = *scheme;
     return w;
   }
-  if (text == "radial") {
-    w.scheme = WeightingScheme::Radial;
-    return w;
-  }
-  if (text.rfind("briggs", 0) == 0) {
+  if (text.rfind("briggs:", 0) == 0) {
     w.scheme = WeightingScheme::Briggs;
-    if (text.size() > 6) {
-      std::size_t used = 0;
-      try {
-        if (text[6] != ':')
-          throw std::invalid_argument("");
-        w.robust = std::stod(text.substr(7), &used);
-      } catch (const std::exception&) {
-        used = 0;
-      }
-      if (used == 0 || 7 + used != text.size())
-        throw InputError("weighting", "'" + text + "': expected briggs:R with a number R");
-      if (w.robust < -2.0 || w.robust > 2.0)
-        throw InputError("weighting", "'" + text + "': the robust parameter must be in -2 .. 2");
+    std::size_t used = 0;
+    try {
+      w.robust = std::stod(text.substr(7), &used);
+    } catch (const std::exception&) {
+      used = 0;
     }
+    if (used == 0 || 7 + used != text.size())
+      throw InputError("weighting", "'" + text + "': expected briggs:R with a number R");
+    if (w.robust < -2.0 || w.robust > 2.0)
+      throw InputError("weighting", "'" + text + "': the robust parameter must be in -2 .. 2");
     return w;
   }
   throw InputError("weighting",
-                   "'" + text + "': expected natural, uniform, radial, briggs or briggs:R");
+                   "'" + text + "': expected " + choiceList<WeightingScheme>() + " or briggs:R");
 }
 
 std::string WeightingSettings::describe() const {
   std::ostringstream o;
-  switch (scheme) {
-    case WeightingScheme::Natural:
-      o << "natural";
-      break;
-    case WeightingScheme::Uniform:
-      o << "uniform";
-      break;
-    case WeightingScheme::Radial:
-      o << "radial";
-      break;
-    case WeightingScheme::Briggs:
-      o << "briggs:" << robust;
-      break;
-  }
+  o << choiceName(scheme);
+  if (scheme == WeightingScheme::Briggs)
+    o << ":" << robust;
   if (super_uniform != 1.0)
     o << " super_uniform=" << super_uniform;
   if (taper_fwhm_arcsec)
@@ -182,3 +161,17 @@ std::vector<std::vector<float>> imagingWeights(const std::vector<UvwBlock>& bloc
 }
 
 }  // namespace apertura::imaging
+
+namespace apertura {
+
+template <>
+const std::vector<ChoiceName<imaging::WeightingScheme>>& choiceTable<imaging::WeightingScheme>() {
+  using imaging::WeightingScheme;
+  static const std::vector<ChoiceName<WeightingScheme>> t = {{WeightingScheme::Natural, "natural"},
+                                                             {WeightingScheme::Uniform, "uniform"},
+                                                             {WeightingScheme::Briggs, "briggs"},
+                                                             {WeightingScheme::Radial, "radial"}};
+  return t;
+}
+
+}  // namespace apertura

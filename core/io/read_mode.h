@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/util/choice_names.h"
+
 namespace apertura {
 
 // Whether visibilities stay in memory between passes (data.mode in a project file).
@@ -8,5 +10,8 @@ enum class ReadMode {
   kResident,   // read once, keep every chunk in RAM
   kStreaming,  // re-read from disk on every pass; memory bounded by the chunk size
 };
+
+template <>
+const std::vector<ChoiceName<ReadMode>>& choiceTable<ReadMode>();
 
 }  // namespace apertura

@@ -21,4 +21,12 @@ std::size_t autoChunkRows(const ReadOptions& options, std::size_t channels,
   return std::clamp<std::size_t>(rows, 1, std::size_t{1} << 20);
 }
 
+template <>
+const std::vector<ChoiceName<ReadMode>>& choiceTable<ReadMode>() {
+  static const std::vector<ChoiceName<ReadMode>> t = {{ReadMode::kAuto, "auto"},
+                                                      {ReadMode::kResident, "resident"},
+                                                      {ReadMode::kStreaming, "streaming"}};
+  return t;
+}
+
 }  // namespace apertura

@@ -2,60 +2,25 @@
 
 #include "core/project/project_settings.h"
 
-namespace apertura::project {
+namespace apertura {
 
 template <>
-const std::vector<ChoiceName<ReadMode>>& choiceTable<ReadMode>() {
-  static const std::vector<ChoiceName<ReadMode>> t = {{ReadMode::kAuto, "auto"},
-                                                      {ReadMode::kResident, "resident"},
-                                                      {ReadMode::kStreaming, "streaming"}};
+const std::vector<ChoiceName<project::Precision>>& choiceTable<project::Precision>() {
+  static const std::vector<ChoiceName<project::Precision>> t = {
+      {project::Precision::Double, "double"}, {project::Precision::Float, "float"}};
   return t;
 }
 
 template <>
-const std::vector<ChoiceName<imaging::WeightingScheme>>& choiceTable<imaging::WeightingScheme>() {
-  using imaging::WeightingScheme;
-  static const std::vector<ChoiceName<WeightingScheme>> t = {{WeightingScheme::Natural, "natural"},
-                                                             {WeightingScheme::Uniform, "uniform"},
-                                                             {WeightingScheme::Briggs, "briggs"},
-                                                             {WeightingScheme::Radial, "radial"}};
+const std::vector<ChoiceName<project::SpectralMode>>& choiceTable<project::SpectralMode>() {
+  static const std::vector<ChoiceName<project::SpectralMode>> t = {
+      {project::SpectralMode::Mfs, "mfs"}, {project::SpectralMode::Cube, "cube"}};
   return t;
 }
 
 template <>
-const std::vector<ChoiceName<imaging::KernelType>>& choiceTable<imaging::KernelType>() {
-  using imaging::KernelType;
-  static const std::vector<ChoiceName<KernelType>> t = {{KernelType::ExpSemicircle, "es"},
-                                                        {KernelType::KaiserBessel, "kaiser-bessel"},
-                                                        {KernelType::Prolate, "pswf"},
-                                                        {KernelType::Pillbox, "pillbox"}};
-  return t;
-}
-
-template <>
-const std::vector<ChoiceName<Backend>>& choiceTable<Backend>() {
-  static const std::vector<ChoiceName<Backend>> t = {
-      {Backend::Auto, "auto"}, {Backend::Cpu, "cpu"}, {Backend::Cuda, "cuda"}};
-  return t;
-}
-
-template <>
-const std::vector<ChoiceName<Precision>>& choiceTable<Precision>() {
-  static const std::vector<ChoiceName<Precision>> t = {{Precision::Double, "double"},
-                                                       {Precision::Float, "float"}};
-  return t;
-}
-
-template <>
-const std::vector<ChoiceName<SpectralMode>>& choiceTable<SpectralMode>() {
-  static const std::vector<ChoiceName<SpectralMode>> t = {{SpectralMode::Mfs, "mfs"},
-                                                          {SpectralMode::Cube, "cube"}};
-  return t;
-}
-
-template <>
-const std::vector<ChoiceName<OptimizerMethod>>& choiceTable<OptimizerMethod>() {
-  using M = OptimizerMethod;
+const std::vector<ChoiceName<project::OptimizerMethod>>& choiceTable<project::OptimizerMethod>() {
+  using M = project::OptimizerMethod;
   static const std::vector<ChoiceName<M>> t = {
       {M::Lbfgs, "lbfgs"}, {M::CgFr, "cg-fr"}, {M::CgPr, "cg-pr"},  {M::CgHs, "cg-hs"},
       {M::CgDy, "cg-dy"},  {M::CgHz, "cg-hz"}, {M::Fista, "fista"}, {M::Sdmm, "sdmm"}};
@@ -63,24 +28,18 @@ const std::vector<ChoiceName<OptimizerMethod>>& choiceTable<OptimizerMethod>() {
 }
 
 template <>
-const std::vector<ChoiceName<rml::LineSearchKind>>& choiceTable<rml::LineSearchKind>() {
-  using rml::LineSearchKind;
-  static const std::vector<ChoiceName<LineSearchKind>> t = {
-      {LineSearchKind::Armijo, "armijo"},
-      {LineSearchKind::StrongWolfe, "wolfe"},
-      {LineSearchKind::MoreThuente, "more-thuente"},
-      {LineSearchKind::Brent, "brent"}};
+const std::vector<ChoiceName<project::Positivity>>& choiceTable<project::Positivity>() {
+  static const std::vector<ChoiceName<project::Positivity>> t = {
+      {project::Positivity::None, "none"},
+      {project::Positivity::Projection, "projection"},
+      {project::Positivity::Softplus, "softplus"},
+      {project::Positivity::Log, "log"}};
   return t;
 }
 
-template <>
-const std::vector<ChoiceName<Positivity>>& choiceTable<Positivity>() {
-  static const std::vector<ChoiceName<Positivity>> t = {{Positivity::None, "none"},
-                                                        {Positivity::Projection, "projection"},
-                                                        {Positivity::Softplus, "softplus"},
-                                                        {Positivity::Log, "log"}};
-  return t;
-}
+}  // namespace apertura
+
+namespace apertura::project {
 
 bool isConjugateGradient(OptimizerMethod method) {
   switch (method) {

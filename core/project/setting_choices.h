@@ -1,9 +1,5 @@
 #pragma once
 
-#include <optional>
-#include <string>
-#include <vector>
-
 #include "core/imaging/backend_kind.h"
 #include "core/imaging/kernel.h"
 #include "core/imaging/weighting_scheme.h"
@@ -12,10 +8,10 @@
 
 namespace apertura::project {
 
-// Every choice a project file offers is an enum inside core; its text exists only in the name
-// table below, which the JSON reader and writer, validation, the reference and the GUI's combo
-// boxes all read. Choices that core already names (kernels, weighting, line searches, read modes)
-// reuse those enums.
+// Every choice a project file offers is an enum inside core; its text exists only in its name
+// table (util/choice_names.h), which the JSON reader and writer, validation, the reference and
+// the GUI's combo boxes all read. Choices that core already names (kernels, weighting, backends,
+// line searches, read modes) reuse those enums and the tables beside them.
 
 using imaging::Backend;
 enum class Precision { Float, Double };
@@ -25,71 +21,27 @@ enum class SpectralMode { Mfs, Cube };
 enum class OptimizerMethod { Lbfgs, CgFr, CgPr, CgHs, CgDy, CgHz, Fista, Sdmm, Plugin };
 enum class Positivity { None, Projection, Softplus, Log };
 
-template <typename E>
-struct ChoiceName {
-  E value;
-  const char* name;
-};
-
-// The name table of each choice, in the order lists show them. OptimizerMethod::Plugin has no
-// entry: its name is the plugin's.
-template <typename E>
-const std::vector<ChoiceName<E>>& choiceTable();
-template <>
-const std::vector<ChoiceName<ReadMode>>& choiceTable<ReadMode>();
-template <>
-const std::vector<ChoiceName<imaging::WeightingScheme>>& choiceTable<imaging::WeightingScheme>();
-template <>
-const std::vector<ChoiceName<imaging::KernelType>>& choiceTable<imaging::KernelType>();
-template <>
-const std::vector<ChoiceName<Backend>>& choiceTable<Backend>();
-template <>
-const std::vector<ChoiceName<Precision>>& choiceTable<Precision>();
-template <>
-const std::vector<ChoiceName<SpectralMode>>& choiceTable<SpectralMode>();
-template <>
-const std::vector<ChoiceName<OptimizerMethod>>& choiceTable<OptimizerMethod>();
-template <>
-const std::vector<ChoiceName<rml::LineSearchKind>>& choiceTable<rml::LineSearchKind>();
-template <>
-const std::vector<ChoiceName<Positivity>>& choiceTable<Positivity>();
-
-// The value's name in project files ("" for a value without one, e.g. OptimizerMethod::Plugin).
-template <typename E>
-std::string choiceName(E value) {
-  for (const auto& c : choiceTable<E>())
-    if (c.value == value)
-      return c.name;
-  return {};
-}
-
-template <typename E>
-std::optional<E> parseChoice(const std::string& name) {
-  for (const auto& c : choiceTable<E>())
-    if (name == c.name)
-      return c.value;
-  return std::nullopt;
-}
-
-template <typename E>
-std::vector<std::string> choiceNames() {
-  std::vector<std::string> names;
-  for (const auto& c : choiceTable<E>())
-    names.emplace_back(c.name);
-  return names;
-}
-
-// "a, b, c": the names for error messages and the reference.
-template <typename E>
-std::string choiceList() {
-  std::string list;
-  for (const auto& c : choiceTable<E>())
-    list += (list.empty() ? "" : ", ") + std::string(c.name);
-  return list;
-}
+// The tables of the choices project files add; the others live beside their enums.
+using apertura::choiceList;
+using apertura::ChoiceName;
+using apertura::choiceName;
+using apertura::choiceNames;
+using apertura::choiceTable;
+using apertura::parseChoice;
 
 bool isConjugateGradient(OptimizerMethod method);
 // Proximal methods take non-smooth terms through their prox (FISTA, SDMM).
 bool isProximal(OptimizerMethod method);
 
 }  // namespace apertura::project
+
+namespace apertura {
+template <>
+const std::vector<ChoiceName<project::Precision>>& choiceTable<project::Precision>();
+template <>
+const std::vector<ChoiceName<project::SpectralMode>>& choiceTable<project::SpectralMode>();
+template <>
+const std::vector<ChoiceName<project::OptimizerMethod>>& choiceTable<project::OptimizerMethod>();
+template <>
+const std::vector<ChoiceName<project::Positivity>>& choiceTable<project::Positivity>();
+}  // namespace apertura

@@ -208,3 +208,18 @@ LineSearchResult lineSearch(const LineFunction& phi, double phi0, double dphi0, 
 }
 
 }  // namespace apertura::rml
+
+namespace apertura {
+
+template <>
+const std::vector<ChoiceName<rml::LineSearchKind>>& choiceTable<rml::LineSearchKind>() {
+  using rml::LineSearchKind;
+  static const std::vector<ChoiceName<LineSearchKind>> t = {
+      {LineSearchKind::Armijo, "armijo"},
+      {LineSearchKind::StrongWolfe, "wolfe"},
+      {LineSearchKind::MoreThuente, "more-thuente"},
+      {LineSearchKind::Brent, "brent"}};
+  return t;
+}
+
+}  // namespace apertura

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/util/choice_names.h"
+
 namespace apertura::rml {
 
 // optimizer.line_search in a project file.
@@ -11,3 +13,8 @@ enum class LineSearchKind {
 };
 
 }  // namespace apertura::rml
+
+namespace apertura {
+template <>
+const std::vector<ChoiceName<rml::LineSearchKind>>& choiceTable<rml::LineSearchKind>();
+}  // namespace apertura

@@ -152,11 +152,8 @@ class FieldReader {
   template <typename T>
   void operator()(const Field& f, T& value) {
     if constexpr (std::is_enum_v<T>) {
-      std::string name;
-      const bool present = has(f.key);
+      std::string name = choiceName(value);
       r_.get(f.key, name);
-      if (!present)
-        return;
       const auto choice = parseChoice<T>(name);
       if (!choice)
         r_.fail(r_.field(f.key), "'" + name + "' is not one of: " + choiceList<T>());
@@ -179,15 +176,13 @@ class FieldReader {
     }
   }
 
-  void operator()(const Field& f, MethodField& method) {
+  void operator()(const Field& f, MethodField<OptimizerSettings>& method) {
     std::string name = method.settings.methodName();
     r_.get(f.key, name);
     method.settings.setMethod(name);
   }
 
  private:
-  bool has(const char* key) { return r_.child(key) != nullptr; }
-
   ObjectReader& r_;
   const std::string& base_dir_;
 };
@@ -213,7 +208,7 @@ class FieldWriter {
     }
   }
 
-  void operator()(const Field& f, const MethodField& method) {
+  void operator()(const Field& f, const MethodField<const OptimizerSettings>& method) {
     j_[f.key] = method.settings.methodName();
   }
 
@@ -229,7 +224,7 @@ void readSection(ObjectReader r, Section& section, const std::string& base_dir) 
 }
 
 template <typename Section>
-json sectionJson(Section section, const std::string& base_dir) {
+json sectionJson(const Section& section, const std::string& base_dir) {
   json j = json::object();
   visitFields(section, FieldWriter(j, base_dir));
   return j;

@@ -87,7 +87,7 @@ class EntryCollector {
     out_.push_back(std::move(e));
   }
 
-  void operator()(const Field& f, const MethodField& method) const {
+  void operator()(const Field& f, const MethodField<const OptimizerSettings>& method) const {
     ReferenceEntry e = entry(f);
     e.fallback = "\"" + method.settings.methodName() + "\"";
     e.accepted = choiceList<OptimizerMethod>() + ", or a loaded plugin's";
@@ -109,7 +109,7 @@ class EntryCollector {
 
 template <typename Section>
 void collect(const std::string& prefix, std::vector<ReferenceEntry>& out) {
-  Section defaults{};
+  const Section defaults{};
   visitFields(defaults, EntryCollector(prefix, out));
 }
 

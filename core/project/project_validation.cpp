@@ -83,24 +83,23 @@ class FieldValidator {
 };
 
 template <typename Section>
-void validateSection(Section& section, const std::string& at) {
+void validateSection(const Section& section, const std::string& at) {
   visitFields(section, FieldValidator(at));
 }
 
 }  // namespace
 
 void validateProject(const ProjectSettings& s) {
-  ProjectSettings copy = s;  // the tables visit mutable sections
-  validateSection(copy.data, "data");
-  validateSection(copy.weighting, "weighting");
-  validateSection(copy.imaging, "imaging");
-  for (std::size_t i = 0; i < copy.regularizers.size(); ++i)
-    validateSection(copy.regularizers[i], "regularizers[" + std::to_string(i) + "]");
-  validateSection(copy.optimizer, "optimizer");
-  for (std::size_t i = 0; i < copy.mask.size(); ++i)
-    validateSection(copy.mask[i], "mask[" + std::to_string(i) + "]");
-  validateSection(copy.output, "output");
-  for (auto& [name, v] : copy.views) {
+  validateSection(s.data, "data");
+  validateSection(s.weighting, "weighting");
+  validateSection(s.imaging, "imaging");
+  for (std::size_t i = 0; i < s.regularizers.size(); ++i)
+    validateSection(s.regularizers[i], "regularizers[" + std::to_string(i) + "]");
+  validateSection(s.optimizer, "optimizer");
+  for (std::size_t i = 0; i < s.mask.size(); ++i)
+    validateSection(s.mask[i], "mask[" + std::to_string(i) + "]");
+  validateSection(s.output, "output");
+  for (const auto& [name, v] : s.views) {
     require(!name.empty(), "views", "a view needs a name");
     validateSection(v, "views." + name);
   }

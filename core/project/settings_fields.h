@@ -2,6 +2,7 @@
 
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "core/project/project_settings.h"
@@ -68,13 +69,20 @@ struct Field {
 };
 
 // optimizer.method: a built-in's name or a plugin optimizer's (OptimizerSettings::setMethod).
+// Settings is OptimizerSettings, const when the visit only reads.
+template <typename Settings>
 struct MethodField {
-  OptimizerSettings& settings;
+  Settings& settings;
 };
 
-// Each section's table: f(const Field&, T& value) for every field, in reference order.
-template <typename F>
-void visitFields(DataSettings& d, F&& f) {
+// The tables take a section const (writer, validation, reference) or not (reader).
+template <typename S, typename Section>
+using IfSection = std::enable_if_t<std::is_same_v<std::remove_const_t<S>, Section>>;
+
+// Each section's table: f(const Field&, T& value) for every field, in reference order (T const
+// when the section is).
+template <typename S, typename F>
+IfSection<S, DataSettings> visitFields(S& d, F&& f) {
   f(Field("path", "Measurement Set directory or UVFITS file").isPath(), d.path);
   f(Field("field_id", "field to image; auto: the first field that has data").atLeast(0),
     d.field_id);
@@ -100,8 +108,8 @@ void visitFields(DataSettings& d, F&& f) {
     d.mode);
 }
 
-template <typename F>
-void visitFields(WeightingSettings& w, F&& f) {
+template <typename S, typename F>
+IfSection<S, WeightingSettings> visitFields(S& w, F&& f) {
   f(Field("scheme", "imaging weights"), w.scheme);
   f(Field("robust", "Briggs robust parameter (-2: ~uniform, 2: ~natural)").within(-2, 2), w.robust);
   f(Field("taper_arcsec", "Gaussian uv taper, FWHM on the sky; auto: none")
@@ -114,8 +122,8 @@ void visitFields(WeightingSettings& w, F&& f) {
     w.super_uniform);
 }
 
-template <typename F>
-void visitFields(ImagingSettings& i, F&& f) {
+template <typename S, typename F>
+IfSection<S, ImagingSettings> visitFields(S& i, F&& f) {
   f(Field("nx", "image width").inUnit("pixels").within(8, 65536).isEven(), i.nx);
   f(Field("ny", "image height").inUnit("pixels").within(8, 65536).isEven(), i.ny);
   f(Field("cell_arcsec", "pixel size; auto: a third of the finest fringe")
@@ -143,8 +151,8 @@ void visitFields(ImagingSettings& i, F&& f) {
     i.channels_per_plane);
 }
 
-template <typename F>
-void visitFields(RegularizerSettings& r, F&& f) {
+template <typename S, typename F>
+IfSection<S, RegularizerSettings> visitFields(S& r, F&& f) {
   f(Field("type", "a built-in regularizer or a loaded plugin's"), r.type);
   f(Field("lambda", "weight of the term in the objective").atLeast(0), r.lambda);
   f(Field("use_mask", "restrict the term to the project mask"), r.use_mask);
@@ -153,9 +161,9 @@ void visitFields(RegularizerSettings& r, F&& f) {
     r.planes);
 }
 
-template <typename F>
-void visitFields(OptimizerSettings& o, F&& f) {
-  MethodField method{o};
+template <typename S, typename F>
+IfSection<S, OptimizerSettings> visitFields(S& o, F&& f) {
+  MethodField<S> method{o};
   f(Field("method", "optimizer: a built-in one or a loaded plugin's"), method);
   f(Field("line_search", "line search of L-BFGS and nonlinear CG"), o.line_search);
   f(Field("max_iterations", "iterations at most").atLeast(0), o.max_iterations);
@@ -190,8 +198,8 @@ void visitFields(OptimizerSettings& o, F&& f) {
     o.initial_model);
 }
 
-template <typename F>
-void visitFields(MaskRegion& m, F&& f) {
+template <typename S, typename F>
+IfSection<S, MaskRegion> visitFields(S& m, F&& f) {
   f(Field("shape",
           "rectangle (x0 y0 x1 y1), ellipse (cx cy a b angle_deg) or polygon (x y ...), in "
           "0-based image pixels")
@@ -201,8 +209,8 @@ void visitFields(MaskRegion& m, F&& f) {
   f(Field("values", "the shape's numbers").says("must be finite numbers"), m.values);
 }
 
-template <typename F>
-void visitFields(OutputSettings& o, F&& f) {
+template <typename S, typename F>
+IfSection<S, OutputSettings> visitFields(S& o, F&& f) {
   f(Field("prefix", "output file prefix; empty: beside the project file, named after it"),
     o.prefix);
   f(Field("dirty", "write the dirty image"), o.dirty);
@@ -224,8 +232,8 @@ void visitFields(OutputSettings& o, F&& f) {
     o.model_in_place);
 }
 
-template <typename F>
-void visitFields(ViewSettings& v, F&& f) {
+template <typename S, typename F>
+IfSection<S, ViewSettings> visitFields(S& v, F&& f) {
   f(Field("colormap", "colour map")
         .oneOf({"gray", "viridis", "inferno", "magma", "cubehelix", "coolwarm"}),
     v.colormap);

@@ -42,6 +42,10 @@ class MainTable {
     }
     if (!has("WEIGHT") && !has("SIGMA"))
       fail("table MAIN has neither WEIGHT nor SIGMA column (no weights to draw noise from)");
+    sigma_only_ = !has("WEIGHT");
+    per_correlation_.attach(t, sigma_only_ ? "SIGMA" : "WEIGHT");
+    if (has("WEIGHT_SPECTRUM"))
+      spectrum_.attach(t, "WEIGHT_SPECTRUM");
   }
 
   bool has(const char* column) const { return t_.tableDesc().isColumn(column); }
@@ -50,24 +54,20 @@ class MainTable {
   // row has it, else WEIGHT, else 1 / SIGMA^2 (0 for a non-positive sigma).
   std::vector<float> weights(cc::rownr_t row, std::size_t ncorr, std::size_t nchan) const {
     std::vector<float> w(ncorr * nchan, 0.0f);
-    if (has("WEIGHT_SPECTRUM")) {
-      cc::ArrayColumn<float> ws(t_, "WEIGHT_SPECTRUM");
-      if (ws.isDefined(row) && ws.shape(row).isEqual(cc::IPosition(2, ncorr, nchan))) {
-        const cc::Array<float> a = ws(row);
-        std::copy(a.begin(), a.end(), w.begin());
-        return w;
-      }
+    if (!spectrum_.isNull() && spectrum_.isDefined(row) &&
+        spectrum_.shape(row).isEqual(cc::IPosition(2, ncorr, nchan))) {
+      const cc::Array<float> a = spectrum_(row);
+      std::copy(a.begin(), a.end(), w.begin());
+      return w;
     }
-    const bool sigma = !has("WEIGHT");
-    cc::ArrayColumn<float> col(t_, sigma ? "SIGMA" : "WEIGHT");
-    const cc::Array<float> a = col(row);
+    const cc::Array<float> a = per_correlation_(row);
     if (a.nelements() != ncorr)
-      fail(std::string(sigma ? "SIGMA" : "WEIGHT") + " row " + std::to_string(row) + " has " +
+      fail(std::string(sigma_only_ ? "SIGMA" : "WEIGHT") + " row " + std::to_string(row) + " has " +
            std::to_string(a.nelements()) + " values for " + std::to_string(ncorr) +
            " correlations");
     std::size_t k = 0;
     for (float v : a) {
-      const float weight = sigma ? (v > 0.0f ? 1.0f / (v * v) : 0.0f) : v;
+      const float weight = sigma_only_ ? (v > 0.0f ? 1.0f / (v * v) : 0.0f) : v;
       for (std::size_t c = 0; c < nchan; ++c)
         w[c * ncorr + k] = weight;
       ++k;
@@ -80,6 +80,8 @@ class MainTable {
  private:
   cc::Table& t_;
   std::string path_;
+  bool sigma_only_ = false;
+  cc::ArrayColumn<float> per_correlation_, spectrum_;
 };
 
 struct RowShape {
@@ -109,7 +111,13 @@ class DataWriter {
     try {
       cc::Table t(path_, cc::Table::Update);
       MainTable main(t, path_);
+      data_.attach(t, "DATA");
       summary_.corrected_data = main.has("CORRECTED_DATA");
+      if (summary_.corrected_data)
+        corrected_.attach(t, "CORRECTED_DATA");
+      for (const char* name : {"WEIGHT", "WEIGHT_SPECTRUM", "SIGMA", "SIGMA_SPECTRUM"})
+        if (r_.weight_scale != 1.0 && main.has(name))
+          scaled_.emplace_back(name, cc::ArrayColumn<float>(t, name));
       for (cc::rownr_t start = 0; start < t.nrow(); start += kBlockRows)
         writeBlock(t, main, meta, start, std::min<cc::rownr_t>(kBlockRows, t.nrow() - start));
     } catch (const cc::AipsError& e) {
@@ -143,15 +151,14 @@ class DataWriter {
       r_.sky(key.first, meta.channel_frequencies_hz[shape.spw], imaging_uvw.data(), members.size(),
              model.data());
       for (std::size_t j = 0; j < members.size(); ++j)
-        writeRow(t, main, meta, start + members[j], shape, &model[j * shape.nchan]);
+        writeRow(main, meta, start + members[j], shape, &model[j * shape.nchan]);
     }
     uvw.freeStorage(p, del);
   }
 
-  void writeRow(cc::Table& t, const MainTable& main, const MsMetadata& meta, cc::rownr_t row,
-                const RowShape& s, const std::complex<double>* model) {
-    cc::ArrayColumn<cc::Complex> data(t, "DATA");
-    if (!data.isDefined(row) || !data.shape(row).isEqual(cc::IPosition(2, s.ncorr, s.nchan)))
+  void writeRow(const MainTable& main, const MsMetadata& meta, cc::rownr_t row, const RowShape& s,
+                const std::complex<double>* model) {
+    if (!data_.isDefined(row) || !data_.shape(row).isEqual(cc::IPosition(2, s.ncorr, s.nchan)))
       main.fail("DATA row " + std::to_string(row) + " does not have the shape (" +
                 std::to_string(s.ncorr) + " correlations, " + std::to_string(s.nchan) +
                 " channels) its POLARIZATION and SPECTRAL_WINDOW rows give");
@@ -175,28 +182,22 @@ class DataWriter {
       }
     }
     cell.putStorage(out, del);
-    data.put(row, cell);
+    data_.put(row, cell);
     if (summary_.corrected_data)
-      cc::ArrayColumn<cc::Complex>(t, "CORRECTED_DATA").put(row, cell);
-    if (r_.weight_scale != 1.0)
-      scaleWeights(t, main, row);
+      corrected_.put(row, cell);
+    scaleWeights(row);
     ++summary_.rows;
     summary_.samples += s.nchan;
   }
 
-  void scaleWeights(cc::Table& t, const MainTable& main, cc::rownr_t row) const {
-    const float w = static_cast<float>(r_.weight_scale);
-    const float sigma = static_cast<float>(1.0 / std::sqrt(r_.weight_scale));
-    const std::pair<const char*, float> columns[] = {
-        {"WEIGHT", w}, {"WEIGHT_SPECTRUM", w}, {"SIGMA", sigma}, {"SIGMA_SPECTRUM", sigma}};
-    for (const auto& [name, factor] : columns) {
-      if (!main.has(name))
-        continue;
-      cc::ArrayColumn<float> col(t, name);
+  // WEIGHT and WEIGHT_SPECTRUM times the scale, SIGMA and SIGMA_SPECTRUM over its square root.
+  void scaleWeights(cc::rownr_t row) {
+    for (auto& [name, col] : scaled_) {
       if (!col.isDefined(row))
         continue;
+      const bool sigma = name.rfind("SIGMA", 0) == 0;
       cc::Array<float> a = col(row);
-      a *= factor;
+      a *= static_cast<float>(sigma ? 1.0 / std::sqrt(r_.weight_scale) : r_.weight_scale);
       col.put(row, a);
     }
   }
@@ -204,6 +205,8 @@ class DataWriter {
   const DataRewriteRequest& r_;
   std::string path_;
   DataRewriteSummary summary_;
+  cc::ArrayColumn<cc::Complex> data_, corrected_;
+  std::vector<std::pair<std::string, cc::ArrayColumn<float>>> scaled_;  // with weight_scale != 1
 };
 
 }  // namespace
@@ -245,17 +248,22 @@ double stokesIWeightSum(const std::string& path, int field_id) {
     const cc::Vector<int> field = cc::ScalarColumn<int>(t, "FIELD_ID").getColumn();
     const cc::Vector<int> a1 = cc::ScalarColumn<int>(t, "ANTENNA1").getColumn();
     const cc::Vector<int> a2 = cc::ScalarColumn<int>(t, "ANTENNA2").getColumn();
-    const bool flag_row = main.has("FLAG_ROW"), flags = main.has("FLAG");
+    const bool flags = main.has("FLAG");
+    cc::Vector<bool> flag_row(t.nrow(), false);
+    if (main.has("FLAG_ROW"))
+      flag_row = cc::ScalarColumn<bool>(t, "FLAG_ROW").getColumn();
+    cc::ArrayColumn<bool> flag_column;
+    if (flags)
+      flag_column.attach(t, "FLAG");
     double sum = 0.0;
     for (cc::rownr_t row = 0; row < t.nrow(); ++row) {
-      if (a1(row) == a2(row) || (field_id >= 0 && field(row) != field_id) ||
-          (flag_row && cc::ScalarColumn<bool>(t, "FLAG_ROW")(row)))
+      if (a1(row) == a2(row) || (field_id >= 0 && field(row) != field_id) || flag_row(row))
         continue;
       const RowShape s = shapeOf(meta, ddid(row), row, main);
       const std::vector<float> w = main.weights(row, s.ncorr, s.nchan);
       cc::Array<bool> f;
       if (flags)
-        f = cc::ArrayColumn<bool>(t, "FLAG")(row);
+        f = flag_column(row);
       const auto usable = [&](std::size_t i) {
         return w[i] > 0.0f && std::isfinite(w[i]) && (!flags || !f.data()[i]);
       };

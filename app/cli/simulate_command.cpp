@@ -58,18 +58,18 @@ CLI::App* addSimulateCommand(CLI::App& app, SimulateOptions& o) {
                   ".fits or .fit")
       ->required();
   cmd->add_flag("--overwrite", o.overwrite, "Replace an existing output");
-  cmd->add_option("--like", o.like,
+  cmd->add_option("--like", o.like.like,
                   "Use the coverage of this Measurement Set: its rows, uvw, flags, weights and "
                   "subtables, with DATA replaced by the --image sky plus noise");
-  cmd->add_option("--image", o.image, "With --like: the sky, a FITS image in Jy/pixel");
+  cmd->add_option("--image", o.like.image, "With --like: the sky, a FITS image in Jy/pixel");
   cmd->add_flag("--noise-from-weights", o.noise_from_weights,
                 "With --like: noise of sigma 1/sqrt(weight) per correlation (the default)");
-  cmd->add_option("--snr", o.snr,
+  cmd->add_option("--snr", o.like.snr,
                   "With --like: scale the weights so that the total flux over the "
                   "natural-weighted image noise (of the first field with data) is this, and draw "
                   "the noise from them");
   cmd->add_flag("--no-noise", o.no_noise, "With --like: the sky's visibilities alone");
-  cmd->add_flag("--at-phase-centre", o.at_phase_centre,
+  cmd->add_flag("--at-phase-centre", o.like.at_phase_centre,
                 "With --like: put the image's reference point on the phase centre of the first "
                 "field with data");
   return cmd;
@@ -84,13 +84,9 @@ int runLike(const SimulateOptions& o) {
     throw InputError("--like",
                      "takes the sky from --image alone (no --point, --gaussian, --disk, "
                      "--sky-fits or --spw)");
-  if (o.noise_from_weights && (o.no_noise || o.snr))
+  if (o.noise_from_weights && (o.no_noise || o.like.snr))
     throw InputError("--noise-from-weights", "cannot be combined with --no-noise or --snr");
-  sim::LikeSimulationRequest r;
-  r.like = o.like;
-  r.image = o.image;
-  r.at_phase_centre = o.at_phase_centre;
-  r.snr = o.snr;
+  sim::LikeSimulationRequest r = o.like;
   r.noise = !o.no_noise;
   r.predict = o.predict;
   r.seed = o.seed;
@@ -101,7 +97,7 @@ int runLike(const SimulateOptions& o) {
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::printf("Wrote %s like %s: %llu rows, %llu row-channels, sky %.6g Jy by %s, %.2f s\n",
-              o.output.c_str(), o.like.c_str(), static_cast<unsigned long long>(out.rows),
+              o.output.c_str(), o.like.like.c_str(), static_cast<unsigned long long>(out.rows),
               static_cast<unsigned long long>(out.samples), out.total_flux_jy,
               out.prediction.c_str(), seconds);
   if (r.noise)
@@ -118,9 +114,10 @@ int runLike(const SimulateOptions& o) {
 
 int runSimulate(const SimulateOptions& o) {
   try {
-    if (!o.like.empty())
+    if (!o.like.like.empty())
       return runLike(o);
-    if (!o.image.empty() || o.snr || o.no_noise || o.noise_from_weights || o.at_phase_centre)
+    if (!o.like.image.empty() || o.like.snr || o.no_noise || o.noise_from_weights ||
+        o.like.at_phase_centre)
       throw InputError("--image",
                        "--image, --snr, --no-noise, --noise-from-weights and "
                        "--at-phase-centre need --like");

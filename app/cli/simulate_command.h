@@ -1,9 +1,9 @@
 #pragma once
 
+#include "core/sim/like_simulation.h"
 #include "core/sim/simulation_request.h"
 
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,13 +15,11 @@ namespace apertura::cli {
 
 // A new observation (the request's array, times and channels), or with `like` the coverage of an
 // existing one (sim/like_simulation.h).
+// The shared options (--predict, --seed, -o, --overwrite) come from the base.
 struct SimulateOptions : sim::SimulationRequest {
-  std::string like;
-  std::string image;
-  std::optional<double> snr;
-  bool noise_from_weights = false;
-  bool no_noise = false;
-  bool at_phase_centre = false;
+  sim::LikeSimulationRequest like;
+  bool noise_from_weights = false;  // the default; named only to be explicit
+  bool no_noise = false;            // like.noise = false
 };
 
 // Registers `simulate` on the app and returns it.

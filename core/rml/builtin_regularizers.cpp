@@ -30,7 +30,8 @@ std::vector<RegularizerDescriptor> makeTable() {
                0,
                [](int nx, int ny, int, const std::vector<double>& v) {
                  return std::make_shared<L1Regularizer>(nx, ny, v[0]);
-               }});
+               },
+               {1, 0.0}});
   t.push_back({"l2",
                "sum of I^2: small total power",
                TermKind::Smooth,
@@ -38,7 +39,8 @@ std::vector<RegularizerDescriptor> makeTable() {
                0,
                [](int nx, int ny, int, const std::vector<double>&) {
                  return std::make_shared<L2Regularizer>(nx, ny);
-               }});
+               },
+               {2, 1.0}});
   t.push_back({"entropy",
                "maximum entropy relative to a flat prior: positive, smooth images",
                TermKind::Smooth,
@@ -46,7 +48,8 @@ std::vector<RegularizerDescriptor> makeTable() {
                0,
                [](int nx, int ny, int, const std::vector<double>& v) {
                  return std::make_shared<EntropyRegularizer>(nx, ny, std::vector<double>{v[0]});
-               }});
+               },
+               {1, 0.0}});
   for (const bool isotropic : {true, false}) {
     t.push_back({isotropic ? "tv" : "tv-aniso",
                  isotropic ? "total variation (isotropic): piecewise-flat extended emission"
@@ -57,7 +60,8 @@ std::vector<RegularizerDescriptor> makeTable() {
                  [isotropic](int nx, int ny, int, const std::vector<double>& v) {
                    return std::make_shared<TotalVariation>(
                        nx, ny, isotropic ? TvKind::Isotropic : TvKind::Anisotropic, v[0]);
-                 }});
+                 },
+                 {1, 0.5}});
   }
   t.push_back({"tsv",
                "total squared variation: smooth extended emission",
@@ -66,7 +70,8 @@ std::vector<RegularizerDescriptor> makeTable() {
                0,
                [](int nx, int ny, int, const std::vector<double>&) {
                  return std::make_shared<TotalSquaredVariation>(nx, ny);
-               }});
+               },
+               {2, 2.0}});
   t.push_back({"laplacian",
                "squared Laplacian: smooth curvature",
                TermKind::Smooth,
@@ -74,7 +79,8 @@ std::vector<RegularizerDescriptor> makeTable() {
                0,
                [](int nx, int ny, int, const std::vector<double>&) {
                  return std::make_shared<LaplacianRegularizer>(nx, ny);
-               }});
+               },
+               {2, 3.0}});
   t.push_back({"huber",
                "Huber penalty of the gradient: TV-like for large steps, TSV-like for small ones",
                TermKind::Smooth,
@@ -82,7 +88,8 @@ std::vector<RegularizerDescriptor> makeTable() {
                0,
                [](int nx, int ny, int, const std::vector<double>& v) {
                  return std::make_shared<HuberRegularizer>(nx, ny, v[0]);
-               }});
+               },
+               {1, 0.5}});
   t.push_back({"tv-spectral",
                "total variation across adjacent cube planes",
                TermKind::Spectral,
@@ -91,7 +98,8 @@ std::vector<RegularizerDescriptor> makeTable() {
                [](int nx, int ny, int planes, const std::vector<double>& v) {
                  return std::make_shared<SpectralDifference>(nx, ny, planes,
                                                              SpectralKind::TotalVariation, v[0]);
-               }});
+               },
+               {1, 0.0}});
   t.push_back({"tsv-spectral",
                "squared differences across adjacent cube planes",
                TermKind::Spectral,
@@ -100,7 +108,8 @@ std::vector<RegularizerDescriptor> makeTable() {
                [](int nx, int ny, int planes, const std::vector<double>&) {
                  return std::make_shared<SpectralDifference>(nx, ny, planes,
                                                              SpectralKind::TotalSquaredVariation);
-               }});
+               },
+               {2, 1.0}});
   return t;
 }
 

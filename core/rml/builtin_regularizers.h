@@ -26,6 +26,16 @@ struct ParameterSpec {
   std::string description;
 };
 
+// How a term is made dimensionless in the normalised objective (rml/objective_scales.h): it is
+// multiplied by beam_area^beam_power / (N sigma^flux_power), where N is the number of samples,
+// sigma the natural-weighted image noise (Jy/beam) and beam_area the clean beam's area in pixels.
+// flux_power is the term's degree in the image (1: L1, TV; 2: TSV, L2); beam_power makes it
+// independent of the cell at a fixed field of view (each image difference adds 1/2).
+struct TermNormalisation {
+  int flux_power = 1;
+  double beam_power = 0.0;
+};
+
 // A built-in regularizer describes itself: the factory, the plugin registry (names plugins may
 // not take), validation, the memory estimate and the reference all read this one table.
 struct RegularizerDescriptor {
@@ -40,6 +50,7 @@ struct RegularizerDescriptor {
   std::function<std::shared_ptr<Regularizer>(int nx, int ny, int planes,
                                              const std::vector<double>& values)>
       make;
+  TermNormalisation normalisation;
 };
 
 const std::vector<RegularizerDescriptor>& builtinRegularizers();

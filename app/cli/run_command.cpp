@@ -59,6 +59,8 @@ int runProject(const RunOptions& options) {
   const std::string base = fs::absolute(options.project).parent_path().string();
   try {
     settings = project::loadProject(options.project);
+    if (!settings.migration_note.empty())
+      std::cerr << "apertura-cli run: note: " << settings.migration_note << "\n";
     if (!options.overrides.empty()) {
       settings = project::applyOverrides(settings, options.overrides, base);
     }

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cmath>
 
 #include "core/engine/device_memory_gauge.h"
@@ -6,6 +7,7 @@
 #include "core/pipeline/cube_stages.h"
 #include "core/pipeline/initial_model.h"
 #include "core/pipeline/mask_raster.h"
+#include "core/pipeline/objective_weights.h"
 #include "core/pipeline/pipeline_stages.h"
 #include "core/pipeline/regularizer_factory.h"
 #include "core/pipeline/solver_run.h"
@@ -80,18 +82,31 @@ void cubeOptimizeAndRestoreStages(engine::RunContext& ctx, RunData& data, CubeDa
   ctx.stage("optimize", [&] {
     op = makeCubeOperator(s.imaging, g, cube, data);
     ctx.observer().progress(0.0, "operator: " + op.backend);
+    std::size_t samples = 0;
+    double weight_sum = 0.0;
+    for (const auto& t : cube.totals) {
+      samples += t.valid_samples;
+      weight_sum += t.sum_weights;
+    }
+    // One noise for every plane: the mean plane's (planes of equal weight get it exactly).
+    const ObjectiveWeights weights =
+        objectiveWeights(s, data, samples, weight_sum / double(std::max<std::size_t>(1, P)),
+                         rml::beamAreaPixels(out.beam.bmaj, out.beam.bmin, std::fabs(g.cell_m)));
     objective.add(
         std::make_shared<rml::PlaneWiseTerm>(
             std::vector<std::shared_ptr<rml::ObjectiveTerm>>(op.chi2.begin(), op.chi2.end()), npix),
-        {1.0, 0, false, planes});
+        {weights.data, 0, false, planes});
+    std::vector<AutoTerm> auto_terms;
     for (std::size_t i = 0; i < s.regularizers.size(); ++i) {
       const auto& r = s.regularizers[i];
       if (r.lambda == 0.0)
         continue;
       // Across-channel terms stay smooth (gradient) terms; plane-wise ones may go to the prox.
       const bool proximal = proximal_solver && !isSpectralType(r.type) && isNonSmoothType(r.type);
+      if (!r.lambda)
+        auto_terms.push_back({objective.numTerms(), weights.normalisedScale(r.type)});
       objective.add(makeCubeRegularizer(r, g.nx, g.ny, planes, mask, i),
-                    {r.lambda, 0, proximal, planes});
+                    {r.lambda.value_or(0.0) * weights.fixedScale(r.type), 0, proximal, planes});
     }
     std::vector<double> image(npix * P, 0.0);
     if (!s.optimizer.initial_model.empty()) {
@@ -100,11 +115,11 @@ void cubeOptimizeAndRestoreStages(engine::RunContext& ctx, RunData& data, CubeDa
           s.optimizer.initial_model, g, out.phase_centre_ra_rad, out.phase_centre_dec_rad,
           s.optimizer.positivity != project::Positivity::None, mask, planes);
     }
-    std::size_t samples = 0;
-    for (const auto& t : cube.totals)
-      samples += t.valid_samples;
-    const double dof = 2.0 * double(std::max<std::size_t>(1, samples));
-    runSolver(ctx, data, objective, tiled(mask, P), std::move(image), dof, out);
+    double peak = 0.0;
+    for (float v : out.dirty)
+      peak = std::max(peak, double(v));
+    solveWithLambdas(ctx, data, objective, auto_terms, weights, peak, tiled(mask, P),
+                     std::move(image), out);
   });
 
   ctx.stage("restore", [&] {
@@ -127,6 +142,8 @@ void cubeOptimizeAndRestoreStages(engine::RunContext& ctx, RunData& data, CubeDa
       out.restored.insert(out.restored.end(), restored.begin(), restored.end());
     }
     out.chi2_per_dof = chi2 / (2.0 * double(std::max<std::size_t>(1, samples)));
+    if (s.regularization.scaling == project::ObjectiveScaling::Normalised)
+      out.chi2_per_dof /= out.weight_scale;
     out.residual_rms = std::sqrt(rms2 / double(P));  // RMS over every plane's pixels
     publishImage(ctx, "residual", out.iterations, out, out.residual.data(), "Jy/beam");
     publishImage(ctx, "restored", out.iterations, out, out.restored.data(), "Jy/beam");

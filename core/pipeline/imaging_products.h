@@ -44,9 +44,21 @@ struct ImagingProducts {
   std::vector<std::vector<std::complex<float>>> model_visibilities;
   std::vector<std::vector<std::complex<float>>> residual_visibilities;
   std::vector<engine::IterationMetrics> metrics;  // one per optimizer iteration
+  // The visibilities' scatter over what their weights claim (NoiseScatter; 1: absolute weights)
+  // and the natural-weighted image noise it implies, Jy/beam.
+  double weight_scale = 1.0;
+  double image_noise = 0.0;
+  // Automatic lambdas: each step of the path (normalised lambda, reduced chi-squared after the
+  // step) and the lambda chosen (0: no automatic lambda).
+  struct LambdaStep {
+    double lambda = 0.0;
+    double chi2_reduced = 0.0;
+  };
+  std::vector<LambdaStep> lambda_path;
+  double auto_lambda = 0.0;
   int iterations = 0;
   std::string stop_reason;
-  double chi2_per_dof = 0.0;
+  double chi2_per_dof = 0.0;  // with the weights rescaled by weight_scale
   double residual_rms = 0.0;  // Jy/beam
   std::vector<std::string> written_files;
   std::vector<std::string> warnings;

@@ -1,8 +1,12 @@
+#include <algorithm>
+#include <cmath>
+
 #include "core/engine/device_memory_gauge.h"
 #include "core/imaging/imaging_operator.h"
 #include "core/imaging/operator_factory.h"
 #include "core/pipeline/initial_model.h"
 #include "core/pipeline/mask_raster.h"
+#include "core/pipeline/objective_weights.h"
 #include "core/pipeline/pipeline_stages.h"
 #include "core/pipeline/regularizer_factory.h"
 #include "core/pipeline/solver_run.h"
@@ -51,6 +55,13 @@ void makeDataTerm(std::unique_ptr<imaging::ImagingOperator<T>>& op,
   out.chi2 = rml::makeHeldChi2Term(*op, data.chunks, options);
 }
 
+double peakOf(const std::vector<float>& image) {
+  double peak = 0.0;
+  for (float v : image)
+    peak = std::max(peak, double(v));
+  return peak;
+}
+
 DataOperator makeDataOperator(const project::ImagingSettings& im, const imaging::ImageGeometry& g,
                               RunData& data) {
   DataOperator op;
@@ -77,13 +88,20 @@ void optimizeAndRestoreStages(engine::RunContext& ctx, RunData& data, ImagingPro
     op = makeDataOperator(s.imaging, g, data);
     ctx.observer().progress(1.0, "operator: " + op.backend);
     chi2 = op.chi2;
-    objective.add(chi2, {1.0, 0, false});
+    const ObjectiveWeights weights =
+        objectiveWeights(s, data, data.totals.valid_samples, data.totals.sum_weights,
+                         rml::beamAreaPixels(out.beam.bmaj, out.beam.bmin, std::fabs(g.cell_m)));
+    objective.add(chi2, {weights.data, 0, false});
+    std::vector<AutoTerm> auto_terms;
     for (std::size_t i = 0; i < s.regularizers.size(); ++i) {
       const auto& r = s.regularizers[i];
       if (r.lambda == 0.0)
         continue;
+      if (!r.lambda)
+        auto_terms.push_back({objective.numTerms(), weights.normalisedScale(r.type)});
       objective.add(makeRegularizer(r, g.nx, g.ny, mask, i),
-                    {r.lambda, 0, proximal_solver && isNonSmoothType(r.type)});
+                    {r.lambda.value_or(0.0) * weights.fixedScale(r.type), 0,
+                     proximal_solver && isNonSmoothType(r.type)});
     }
     std::vector<double> image(npix, 0.0);
     if (!s.optimizer.initial_model.empty()) {
@@ -91,13 +109,16 @@ void optimizeAndRestoreStages(engine::RunContext& ctx, RunData& data, ImagingPro
                                out.phase_centre_dec_rad,
                                s.optimizer.positivity != project::Positivity::None, mask);
     }
-    const double dof = 2.0 * double(std::max<std::size_t>(1, chi2->numSamples()));
-    runSolver(ctx, data, objective, mask, std::move(image), dof, out);
+    solveWithLambdas(ctx, data, objective, auto_terms, weights, peakOf(out.dirty), mask,
+                     std::move(image), out);
   });
 
   ctx.stage("restore", [&] {
     const rml::FitStatistics fit = rml::residualImage(*chi2, out.model.data(), out.residual);
-    out.chi2_per_dof = fit.chi2_per_dof;
+    // Normalised, with the weights rescaled to the visibilities' scatter (schema 1: as measured).
+    out.chi2_per_dof = s.regularization.scaling == project::ObjectiveScaling::Normalised
+                           ? fit.chi2_per_dof / out.weight_scale
+                           : fit.chi2_per_dof;
     out.residual_rms = fit.residual_image_rms;
     out.restored = rml::restoredImage(out.model, out.residual, g, out.beam);
     if (s.output.write_model_column || s.output.write_residual_column) {

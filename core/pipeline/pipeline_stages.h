@@ -34,6 +34,10 @@ struct RunData {
   std::vector<ChunkRows> streamed_rows;      // streaming, only when columns are written back
   std::unique_ptr<ChunkSequence> sequence;
   rml::DataTotals totals;  // of the measured weights
+  // The visibilities' scatter over the variance their weights claim (NoiseScatter), every rank's.
+  double weight_scale = 1.0;
+  std::size_t scatter_pairs = 0;
+  double duplicate_fraction = 0.0;  // rows repeating another of their chunk
   double max_uv_wavelengths = 0.0;
   // |CHAN_WIDTH| of each spectral window of the file, by id (0: not given), for the bandwidth of
   // the image or of each cube plane.

@@ -1,8 +1,10 @@
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 #include "core/data/exact_sum.h"
+#include "core/data/noise_scatter.h"
 #include "core/engine/memory_estimate.h"
 #include "core/engine/memory_tracker.h"
 #include "core/engine/process_resources.h"
@@ -109,6 +111,39 @@ void agreeOnWRange(engine::Communicator& comm, RunData& data) {
   data.w_cover_min = -maxOverRanks(comm, samples > 0 ? -w_min : none);
 }
 
+// Weights that disagree with the visibilities' own scatter are not absolute: the normalised
+// objective rescales them, and the user should know.
+void reportNoise(engine::RunContext& ctx, const RunData& data, ImagingProducts& out) {
+  char text[320];
+  if (data.scatter_pairs < NoiseScatter::kMinPairs) {
+    ctx.observer().progress(1.0,
+                            "noise: too few pairs of samples to check the weights "
+                            "against the visibilities' scatter; taken as absolute");
+  } else if (data.weight_scale > 1.5 || data.weight_scale < 1.0 / 1.5) {
+    std::snprintf(text, sizeof text,
+                  "the weights do not look absolute: the visibilities scatter with %.3g times "
+                  "the variance the weights claim (from %zu pairs of samples); the normalised "
+                  "objective rescales them",
+                  data.weight_scale, data.scatter_pairs);
+    out.warnings.push_back(text);
+    ctx.observer().warning(text);
+  } else {
+    std::snprintf(text, sizeof text,
+                  "noise: the visibilities scatter as their weights say (variance ratio %.3g "
+                  "from %zu pairs)",
+                  data.weight_scale, data.scatter_pairs);
+    ctx.observer().progress(1.0, text);
+  }
+  if (data.duplicate_fraction > 0.01) {
+    std::snprintf(text, sizeof text,
+                  "%.0f %% of the rows repeat another row (same baseline and time); they are "
+                  "counted once in the image noise",
+                  100.0 * data.duplicate_fraction);
+    out.warnings.push_back(text);
+    ctx.observer().warning(text);
+  }
+}
+
 }  // namespace
 
 void readStage(engine::RunContext& ctx, RunData& data, ImagingProducts& out) {
@@ -172,6 +207,7 @@ void readStage(engine::RunContext& ctx, RunData& data, ImagingProducts& out) {
     }
   }
   std::vector<double> chunk_weight_sums;  // deterministic reduction: summed exactly below
+  NoiseScatter scatter;
   std::size_t nf = 0;
   while (source->next(chunk)) {
     ctx.checkpoint();
@@ -200,6 +236,7 @@ void readStage(engine::RunContext& ctx, RunData& data, ImagingProducts& out) {
       chunk_weights += w;
     }
     chunk_weight_sums.push_back(chunk_weights);
+    scatter.add(chunk);
     out.samples += chunk.num_samples();
     for (double t : chunk.time_mjd_s) {
       if (out.start_time_mjd_s == 0.0 || t < out.start_time_mjd_s)
@@ -239,6 +276,11 @@ void readStage(engine::RunContext& ctx, RunData& data, ImagingProducts& out) {
   }
   if (data.distributed() && s.imaging.w_stacking)
     agreeOnWRange(comm, data);
+  scatter.sumOverProcesses(data.sumOverRanks());
+  data.weight_scale = scatter.weightScale();
+  data.scatter_pairs = scatter.pairs();
+  data.duplicate_fraction = scatter.duplicateFraction();
+  reportNoise(ctx, data, out);
   if (comm.deterministic())  // the same total for any number of ranks (exact_sum.h)
     data.totals.sum_weights = ExactSum::total(chunk_weight_sums, data.sumOverRanks());
   if (chunks == 0)

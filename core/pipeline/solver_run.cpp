@@ -148,7 +148,7 @@ SolverChoice solverChoice(const project::OptimizerSettings& o) {
 
 void runSolver(engine::RunContext& ctx, const RunData& data, rml::ObjectiveFunction& objective,
                const std::vector<double>& mask, std::vector<double> image, double dof,
-               ImagingProducts& out) {
+               ImagingProducts& out, const SolverPass& pass) {
   const auto& s = ctx.settings();
   const SolverChoice choice = solverChoice(s.optimizer);
   const std::size_t n = image.size();
@@ -167,7 +167,7 @@ void runSolver(engine::RunContext& ctx, const RunData& data, rml::ObjectiveFunct
 
   engine::SnapshotThrottle throttle(s.optimizer.snapshot_every, 100ms);
   rml::StopCriteria stop;
-  stop.max_iterations = s.optimizer.max_iterations;
+  stop.max_iterations = pass.max_iterations >= 0 ? pass.max_iterations : s.optimizer.max_iterations;
   stop.relative_tolerance = s.optimizer.relative_tolerance;
   stop.patience = s.optimizer.patience;
   stop.gradient_tolerance = s.optimizer.gradient_tolerance;
@@ -177,7 +177,7 @@ void runSolver(engine::RunContext& ctx, const RunData& data, rml::ObjectiveFunct
   stop.cancel = data.distributed() ? nullptr : &ctx.cancellation();
   stop.observer = [&](const rml::IterationReport& r) {
     engine::IterationMetrics m;
-    m.iteration = r.iteration;
+    m.iteration = r.iteration + pass.iteration_offset;
     m.objective = r.objective;
     for (const auto& t : r.terms) {
       m.terms.emplace_back(t.name, t.value);
@@ -191,7 +191,7 @@ void runSolver(engine::RunContext& ctx, const RunData& data, rml::ObjectiveFunct
     out.metrics.push_back(m);
     if (throttle.due(r.iteration) && recorder.lastPoint().size() == n) {
       mapped.toImage(recorder.lastPoint().data(), image.data());
-      publishImage(ctx, "model", r.iteration, out, image.data(), "Jy/pixel");
+      publishImage(ctx, "model", m.iteration, out, image.data(), "Jy/pixel");
     }
     if (data.distributed()) {
       // Every rank agrees here, so all stop at the same iteration (no pausing: the ranks
@@ -215,9 +215,9 @@ void runSolver(engine::RunContext& ctx, const RunData& data, rml::ObjectiveFunct
   const rml::OptimizerResult result = minimize(s, choice, recorder, objective, x0, stop);
   out.model.assign(n, 0.0);
   mapped.toImage(result.x.data(), out.model.data());
-  out.iterations = result.iterations;
+  out.iterations = result.iterations + pass.iteration_offset;
   out.stop_reason = rml::toString(result.reason);
-  publishImage(ctx, "model", result.iterations, out, out.model.data(), "Jy/pixel");
+  publishImage(ctx, "model", out.iterations, out, out.model.data(), "Jy/pixel");
 }
 
 }  // namespace apertura::pipeline

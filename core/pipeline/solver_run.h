@@ -22,6 +22,12 @@ struct SolverChoice {
 };
 SolverChoice solverChoice(const project::OptimizerSettings& o);
 
+// One run of the optimizer within a stage: the project's own, or a step of a lambda path.
+struct SolverPass {
+  int max_iterations = -1;   // -1: optimizer.max_iterations
+  int iteration_offset = 0;  // added to reported iterations (steps of a path follow each other)
+};
+
 // Runs the project's optimizer on `objective` from `initial_image` (all parameters, image
 // values), reporting every iteration (chi2 per degree of freedom from `dof`) and model snapshots;
 // fills out.model, out.iterations, out.stop_reason and out.metrics. `mask` (per value of the
@@ -29,6 +35,6 @@ SolverChoice solverChoice(const project::OptimizerSettings& o);
 // solvers too. Distributed runs stop on the iteration all ranks agree on.
 void runSolver(engine::RunContext& ctx, const RunData& data, rml::ObjectiveFunction& objective,
                const std::vector<double>& mask, std::vector<double> initial_image, double dof,
-               ImagingProducts& out);
+               ImagingProducts& out, const SolverPass& pass = {});
 
 }  // namespace apertura::pipeline

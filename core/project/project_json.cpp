@@ -270,6 +270,7 @@ std::string projectToJson(const ProjectSettings& s, const std::string& base_dir)
   j["weighting"] = sectionJson(s.weighting, base_dir);
   j["imaging"] = sectionJson(s.imaging, base_dir);
   j["regularizers"] = listJson(s.regularizers, base_dir);
+  j["regularization"] = sectionJson(s.regularization, base_dir);
   j["optimizer"] = sectionJson(s.optimizer, base_dir);
   j["mask"] = listJson(s.mask, base_dir);
   j["output"] = sectionJson(s.output, base_dir);
@@ -302,6 +303,15 @@ ProjectSettings projectFromJson(const std::string& text, const std::string& base
 
   ProjectSettings s;  // defaults fill what the file leaves out
   s.regularizers.clear();
+  if (version == 1) {
+    // Schema 1 had only the unscaled objective: the file keeps exactly its meaning.
+    s.regularization.scaling = ObjectiveScaling::None;
+    s.migration_note = source +
+                       ": project schema 1, read as schema 2 with regularization.scaling \"none\" "
+                       "(the objective chi2 + sum lambda R it was written for; its images are "
+                       "unchanged). Saving writes schema 2; set scaling to \"normalised\" for "
+                       "dimensionless lambdas (docs/regularization.md).";
+  }
   const auto section = [&](const char* key, auto& settings) {
     if (const json* section_json = top.child(key))
       readSection(ObjectReader(*section_json, key, source), settings, base_dir);
@@ -310,6 +320,8 @@ ProjectSettings projectFromJson(const std::string& text, const std::string& base
   section("weighting", s.weighting);
   section("imaging", s.imaging);
   section("optimizer", s.optimizer);
+  if (version >= 2)
+    section("regularization", s.regularization);
   section("output", s.output);
   readList(top, "regularizers", s.regularizers, base_dir);
   readList(top, "mask", s.mask, base_dir);

@@ -138,6 +138,7 @@ std::vector<ReferenceEntry> projectReferenceEntries() {
   collect<WeightingSettings>("weighting", out);
   collect<ImagingSettings>("imaging", out);
   collect<RegularizerSettings>("regularizers[]", out);
+  collect<RegularizationSettings>("regularization", out);
   collect<OptimizerSettings>("optimizer", out);
   collect<MaskRegion>("mask[]", out);
   collect<OutputSettings>("output", out);

@@ -62,12 +62,28 @@ struct ImagingSettings {
 
 struct RegularizerSettings {
   std::string type;  // a built-in regularizer (rml/builtin_regularizers.h) or a plugin's
-  double lambda = 0.0;
+  // Weight of the term; auto (no value): chosen by regularization.method.
+  std::optional<double> lambda = 0.0;
   bool use_mask = false;                     // restrict the term to the project mask
   std::map<std::string, double> parameters;  // term-specific (e.g. "epsilon" for smoothed TV)
   // 0-based cube planes the term acts on (empty: every plane). A plane-wise term is zero on the
   // planes not listed; an across-channel term couples consecutive listed planes (sorted).
   std::vector<int> planes = {};
+};
+
+// How the objective is scaled and how automatic lambdas are found (rml/objective_scales.h).
+struct RegularizationSettings {
+  ObjectiveScaling scaling = ObjectiveScaling::Normalised;
+  LambdaMethod method = LambdaMethod::Discrepancy;
+  // The path of automatic lambdas: from lambda_max down by path_factor per step, at most
+  // path_steps steps of path_iterations iterations each, warm started from the previous step.
+  // auto: the dirty image's peak over the image noise (above it L1 keeps every pixel at zero).
+  std::optional<double> lambda_max;
+  double path_factor = 2.0;
+  int path_steps = 12;
+  int path_iterations = 15;
+  // discrepancy: the reduced chi-squared the fit must reach (1: the noise level).
+  double target_chi2 = 1.0;
 };
 
 struct OptimizerSettings {
@@ -146,21 +162,26 @@ struct ViewSettings {
 };
 
 struct ProjectSettings {
-  static constexpr int kSchemaVersion = 1;
+  // 2: the normalised objective (regularization.scaling); files of schema 1 load with scaling
+  // "none", their meaning unchanged.
+  static constexpr int kSchemaVersion = 2;
 
   DataSettings data;
   WeightingSettings weighting;
   ImagingSettings imaging;
   std::vector<RegularizerSettings> regularizers;
+  RegularizationSettings regularization;
   OptimizerSettings optimizer;
   std::vector<MaskRegion> mask;
   OutputSettings output;
   // Per image view (dirty, psf, model, residual, restored, ...); a view not listed keeps its
   // defaults, so files written before views were saved still load.
   std::map<std::string, ViewSettings> views;
+  // Not saved: what loading an older schema changed (empty when nothing), for the user to read.
+  std::string migration_note;
 };
 
-// A default project: Briggs 0.5, 512^2, L-BFGS with a small L1 + TSV pair.
+// A default project: Briggs 0.5, 512^2, L-BFGS, the normalised objective with L1 at lambda 1.
 ProjectSettings defaultProject();
 
 }  // namespace apertura::project

@@ -95,6 +95,7 @@ void validateProject(const ProjectSettings& s) {
   validateSection(s.imaging, "imaging");
   for (std::size_t i = 0; i < s.regularizers.size(); ++i)
     validateSection(s.regularizers[i], "regularizers[" + std::to_string(i) + "]");
+  validateSection(s.regularization, "regularization");
   validateSection(s.optimizer, "optimizer");
   for (std::size_t i = 0; i < s.mask.size(); ++i)
     validateSection(s.mask[i], "mask[" + std::to_string(i) + "]");

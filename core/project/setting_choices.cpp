@@ -37,6 +37,21 @@ const std::vector<ChoiceName<project::Positivity>>& choiceTable<project::Positiv
   return t;
 }
 
+template <>
+const std::vector<ChoiceName<project::ObjectiveScaling>>& choiceTable<project::ObjectiveScaling>() {
+  static const std::vector<ChoiceName<project::ObjectiveScaling>> t = {
+      {project::ObjectiveScaling::Normalised, "normalised"},
+      {project::ObjectiveScaling::None, "none"}};
+  return t;
+}
+
+template <>
+const std::vector<ChoiceName<project::LambdaMethod>>& choiceTable<project::LambdaMethod>() {
+  static const std::vector<ChoiceName<project::LambdaMethod>> t = {
+      {project::LambdaMethod::Discrepancy, "discrepancy"}};
+  return t;
+}
+
 }  // namespace apertura
 
 namespace apertura::project {

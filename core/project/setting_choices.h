@@ -20,6 +20,11 @@ enum class SpectralMode { Mfs, Cube };
 // Plugin: an optimizer of a loaded plugin, named by OptimizerSettings::plugin_method.
 enum class OptimizerMethod { Lbfgs, CgFr, CgPr, CgHs, CgDy, CgHz, Fista, Sdmm, Plugin };
 enum class Positivity { None, Projection, Softplus, Log };
+// normalised: reduced chi-squared and dimensionless lambdas (rml/objective_scales.h); none: the
+// schema-1 objective chi2 + sum lambda R, kept for files written before schema 2.
+enum class ObjectiveScaling { Normalised, None };
+// How "lambda": "auto" is chosen: discrepancy (the strongest lambda whose fit reaches the noise).
+enum class LambdaMethod { Discrepancy };
 
 // The tables of the choices project files add; the others live beside their enums.
 using apertura::choiceList;
@@ -44,4 +49,8 @@ template <>
 const std::vector<ChoiceName<project::OptimizerMethod>>& choiceTable<project::OptimizerMethod>();
 template <>
 const std::vector<ChoiceName<project::Positivity>>& choiceTable<project::Positivity>();
+template <>
+const std::vector<ChoiceName<project::ObjectiveScaling>>& choiceTable<project::ObjectiveScaling>();
+template <>
+const std::vector<ChoiceName<project::LambdaMethod>>& choiceTable<project::LambdaMethod>();
 }  // namespace apertura

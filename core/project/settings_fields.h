@@ -154,11 +154,36 @@ IfSection<S, ImagingSettings> visitFields(S& i, F&& f) {
 template <typename S, typename F>
 IfSection<S, RegularizerSettings> visitFields(S& r, F&& f) {
   f(Field("type", "a built-in regularizer or a loaded plugin's"), r.type);
-  f(Field("lambda", "weight of the term in the objective").atLeast(0), r.lambda);
+  f(Field("lambda",
+          "weight of the term; with regularization.scaling normalised, dimensionless (L1: a "
+          "threshold in units of the image noise); auto: chosen by regularization.method")
+        .atLeast(0),
+    r.lambda);
   f(Field("use_mask", "restrict the term to the project mask"), r.use_mask);
   f(Field("parameters", "term-specific parameters, e.g. epsilon of smoothed TV"), r.parameters);
   f(Field("planes", "0-based cube planes the term acts on; empty: every plane").omittedWhenEmpty(),
     r.planes);
+}
+
+template <typename S, typename F>
+IfSection<S, RegularizationSettings> visitFields(S& r, F&& f) {
+  f(Field("scaling",
+          "normalised: reduced chi-squared plus dimensionless lambdas (docs/regularization.md); "
+          "none: chi2 + sum lambda R as in schema 1"),
+    r.scaling);
+  f(Field("method",
+          "how auto lambdas are chosen: discrepancy, the strongest lambda whose reduced "
+          "chi-squared reaches target_chi2"),
+    r.method);
+  f(Field("lambda_max", "first lambda of the path; auto: the dirty image's peak over its noise")
+        .above(0),
+    r.lambda_max);
+  f(Field("path_factor", "ratio of consecutive lambdas on the path").above(1), r.path_factor);
+  f(Field("path_steps", "most lambdas tried on the path").within(1, 1000), r.path_steps);
+  f(Field("path_iterations", "optimizer iterations per lambda on the path").within(1, 100000),
+    r.path_iterations);
+  f(Field("target_chi2", "reduced chi-squared the discrepancy method aims for").above(0),
+    r.target_chi2);
 }
 
 template <typename S, typename F>

@@ -107,6 +107,12 @@ ObjectiveFunction::ObjectiveFunction(std::size_t num_pixels, int num_parameters)
 
 ObjectiveFunction::~ObjectiveFunction() = default;
 
+void ObjectiveFunction::setLambda(std::size_t index, double lambda) {
+  if (index >= entries_.size())
+    throw std::out_of_range("ObjectiveFunction::setLambda: no term " + std::to_string(index));
+  entries_[index]->options.lambda = lambda;
+}
+
 void ObjectiveFunction::add(std::shared_ptr<ObjectiveTerm> term, TermOptions options) {
   if (!term)
     throw std::invalid_argument("ObjectiveFunction::add: null term");

@@ -29,6 +29,8 @@ class ObjectiveFunction final : public DifferentiableFunction {
 
   void add(std::shared_ptr<ObjectiveTerm> term, TermOptions options = {});
   std::size_t numTerms() const;
+  // Changes the weight of the term added index-th (a lambda path between solver runs).
+  void setLambda(std::size_t index, double lambda);
   std::size_t numPixels() const { return num_pixels_; }
 
   std::size_t dimension() const override;

@@ -10,6 +10,7 @@
 #include <cmath>
 
 #include "core/plugin/plugin_registry.h"
+#include "gui/panels/lambda_text.h"
 #include "gui/panels/plane_list_edit.h"
 
 namespace apertura::gui {
@@ -79,7 +80,7 @@ void PluginRegularizersBox::show(const std::vector<project::RegularizerSettings>
     const auto it =
         std::find_if(terms.begin(), terms.end(), [&](const auto& r) { return r.type == t.type; });
     const QSignalBlocker block(this);
-    t.lambda->setText(it == terms.end() ? "0" : QString::number(it->lambda));
+    t.lambda->setText(it == terms.end() ? "0" : lambdaText(it->lambda));
     t.planes->setPlanes(it == terms.end() ? std::vector<int>{} : it->planes);
     for (auto& [name, spin] : t.parameters) {
       if (it != terms.end()) {
@@ -118,12 +119,12 @@ bool PluginRegularizersBox::apply(project::ProjectSettings& s, QString* error) c
   }
   for (const Term& t : terms_) {
     bool ok = false;
-    const double lambda = t.lambda->text().trimmed().toDouble(&ok);
+    const std::optional<double> lambda = parseLambda(t.lambda->text(), &ok);
     t.lambda->setStyleSheet(ok ? QString() : QStringLiteral("background: #ffd6d6"));
     if (!ok) {
       if (error)
-        *error =
-            tr("%1 λ: '%2' is not a number").arg(QString::fromStdString(t.type), t.lambda->text());
+        *error = tr("%1 λ: '%2' is neither a number nor auto")
+                     .arg(QString::fromStdString(t.type), t.lambda->text());
       return false;
     }
     if (lambda == 0.0)

@@ -19,6 +19,7 @@
 #include "core/util/input_error.h"
 #include "gui/panels/backend_choices.h"
 #include "gui/panels/choice_combo.h"
+#include "gui/panels/lambda_text.h"
 #include "gui/panels/memory_estimate_text.h"
 #include "gui/panels/plane_list_edit.h"
 #include "gui/panels/plugin_regularizers_box.h"
@@ -29,12 +30,15 @@ namespace {
 
 QLineEdit* lambdaEdit(const QString& value) {
   auto* e = new QLineEdit(value);
-  e->setToolTip(QObject::tr("Penalization factor lambda (0 switches the term off), e.g. 1e-3"));
+  e->setToolTip(
+      QObject::tr("Weight of the term: auto (chosen so the fit reaches the noise), a number (with "
+                  "the normalised objective, dimensionless: for L1 a threshold in units of the "
+                  "image noise, e.g. 3), or 0 to switch the term off"));
   return e;
 }
 
 // Finds the project's regularizer of `type`, or 0 when it is absent.
-double lambdaOf(const project::ProjectSettings& s, const std::string& type) {
+std::optional<double> lambdaOf(const project::ProjectSettings& s, const std::string& type) {
   for (const auto& r : s.regularizers) {
     if (r.type == type)
       return r.lambda;
@@ -82,8 +86,8 @@ RunSettingsPanel::RunSettingsPanel(QWidget* parent)
       cell_(new QDoubleSpinBox),
       weighting_(new QComboBox),
       robust_(new QDoubleSpinBox),
-      lambda_l1_(lambdaEdit("1e-4")),
-      lambda_tsv_(lambdaEdit("1e-3")),
+      lambda_l1_(lambdaEdit("1")),
+      lambda_tsv_(lambdaEdit("0")),
       lambda_tv_(lambdaEdit("0")),
       lambda_entropy_(lambdaEdit("0")),
       method_(new QComboBox),
@@ -267,10 +271,10 @@ std::optional<project::ProjectSettings> RunSettingsPanel::settings(
       {"l1", lambda_l1_}, {"tsv", lambda_tsv_}, {"tv", lambda_tv_}, {"entropy", lambda_entropy_}};
   for (const auto& [type, edit] : terms) {
     bool ok = false;
-    const double lambda = edit->text().trimmed().toDouble(&ok);
+    const std::optional<double> lambda = parseLambda(edit->text(), &ok);
     if (!ok) {
       edit->setStyleSheet("background: #ffd6d6");
-      edit->setToolTip(tr("'%1' is not a number").arg(edit->text()));
+      edit->setToolTip(tr("'%1' is neither a number nor auto").arg(edit->text()));
       return std::nullopt;
     }
     edit->setStyleSheet(QString());
@@ -321,10 +325,10 @@ void RunSettingsPanel::setSettings(const project::ProjectSettings& s) {
   history_->setValue(s.optimizer.history);
   in_memory_->setValue(s.optimizer.in_memory_limit.value_or(0));
   selectChoice(positivity_, s.optimizer.positivity);
-  lambda_l1_->setText(QString::number(lambdaOf(s, "l1")));
-  lambda_tsv_->setText(QString::number(lambdaOf(s, "tsv")));
-  lambda_tv_->setText(QString::number(lambdaOf(s, "tv")));
-  lambda_entropy_->setText(QString::number(lambdaOf(s, "entropy")));
+  lambda_l1_->setText(lambdaText(lambdaOf(s, "l1")));
+  lambda_tsv_->setText(lambdaText(lambdaOf(s, "tsv")));
+  lambda_tv_->setText(lambdaText(lambdaOf(s, "tv")));
+  lambda_entropy_->setText(lambdaText(lambdaOf(s, "entropy")));
   for (const auto& [type, edit] : plane_edits_) {
     const QSignalBlocker block(edit);  // one refresh at the end is enough
     edit->setPlanes(planesOf(s, type));

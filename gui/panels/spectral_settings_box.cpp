@@ -7,6 +7,7 @@
 #include <QSignalBlocker>
 #include <QSpinBox>
 
+#include "gui/panels/lambda_text.h"
 #include "gui/panels/plane_list_edit.h"
 
 namespace apertura::gui {
@@ -105,12 +106,12 @@ bool SpectralSettingsBox::apply(project::ProjectSettings& s, QString* error) con
   for (const char* type : kSpectralTerms) {
     QLineEdit* e = lambdas_.at(type);
     bool ok = false;
-    const double lambda = e->text().trimmed().toDouble(&ok);
+    const std::optional<double> lambda = parseLambda(e->text(), &ok);
     if (!ok) {
       e->setStyleSheet("background: #ffd6d6");
-      e->setToolTip(tr("'%1' is not a number").arg(e->text()));
+      e->setToolTip(tr("'%1' is neither a number nor auto").arg(e->text()));
       if (error)
-        *error = tr("%1 λ: '%2' is not a number").arg(type, e->text());
+        *error = tr("%1 λ: '%2' is neither a number nor auto").arg(type, e->text());
       return false;
     }
     e->setStyleSheet(QString());
@@ -138,7 +139,7 @@ void SpectralSettingsBox::load(const project::ProjectSettings& s) {
   channels_->setValue(s.imaging.channels_per_plane);
   loaded_.clear();
   for (const char* type : kSpectralTerms) {
-    double lambda = 0.0;
+    std::optional<double> lambda = 0.0;
     std::vector<int> planes;
     for (const auto& r : s.regularizers) {
       if (r.type == type) {
@@ -147,7 +148,7 @@ void SpectralSettingsBox::load(const project::ProjectSettings& s) {
         loaded_[type] = r;
       }
     }
-    lambdas_.at(type)->setText(QString::number(lambda));
+    lambdas_.at(type)->setText(lambdaText(lambda));
     plane_edits_.at(type)->setPlanes(planes);
   }
   updateEnabled();

@@ -151,7 +151,13 @@ void ProjectActions::onProjectRead(int generation, const QString& path,
   if (!settings->data.path.empty())
     window_->openDataset(QString::fromStdString(settings->data.path));
   restoreResults(*settings, absolute);
-  window_->statusBar()->showMessage(tr("Opened project %1").arg(QFileInfo(path).fileName()), 5000);
+  if (settings->migration_note.empty()) {
+    window_->statusBar()->showMessage(tr("Opened project %1").arg(QFileInfo(path).fileName()),
+                                      5000);
+  } else {
+    // An older schema: say what it became (its images are unchanged), until the next message.
+    window_->statusBar()->showMessage(QString::fromStdString(settings->migration_note));
+  }
   emit projectOpened(absolute);
 }
 

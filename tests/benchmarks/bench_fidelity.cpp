@@ -1,5 +1,6 @@
 // Image fidelity on real coverage with a known sky. Not a test: prints figures (docs/fidelity.md).
-// Usage: bench_fidelity [WORKDIR=/tmp/apertura-fidelity] [SIZE=256] [ITERATIONS=100] [--no-wsclean]
+// Usage: bench_fidelity [WORKDIR=/tmp/apertura-fidelity] [SIZE=256] [ITERATIONS=100]
+//                       [--no-wsclean] [--sets l1,l1+tsv,...] [--cases N]
 //
 // For each real coverage in ../shared/data (ALMA Antennae mosaic field 0, VLA Ka band, 64
 // channels), each truth sky (an inclined disk with a gap and three points, a field of Gaussian
@@ -7,8 +8,12 @@
 // same structure) and two noise levels (total flux / natural-weighted image noise = 1000 and
 // 50), the data are `simulate --like` copies of the observation (sim/like_simulation.h). Each is
 // imaged by
-//   - the default project (project::defaultProject(): L1 1e-4 + TSV 1e-3, L-BFGS),
-//   - a sweep of L1 lambda over decades (the same project with L1 alone), whose best is quoted,
+//   - the schema-1 default (L1 1e-4 + TSV 1e-3 on the unscaled objective: the "before" of #31),
+//   - the default project (project::defaultProject(): automatic lambdas on the normalised
+//     objective),
+//   - for each regularizer set (--sets; terms joined by '+' share one normalised lambda, as
+//     automatic lambdas do), a sweep of lambda in half decades, whose best is quoted, and the
+//     same set with lambda auto,
 //   - WSClean 3 (-multiscale -auto-mask 3 -auto-threshold 1, Briggs 0.5) unless --no-wsclean.
 // Scores (lower is better): NRMSE = ||model * B - truth * B|| / ||truth * B|| with B the clean
 // beam fitted to Apertura's PSF (the same for every method), at B and at half its size
@@ -20,6 +25,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -122,18 +129,62 @@ std::vector<double> wscleanModel(const std::string& ms, int field, int size, dou
   return readFitsImage(prefix + "-model.fits").pixels;
 }
 
+struct RegularizerSet {
+  std::string name;                // e.g. "l1+tsv"
+  std::vector<std::string> types;  // its terms
+};
+
+std::vector<RegularizerSet> parseSets(const std::string& text) {
+  std::vector<RegularizerSet> sets;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t end = std::min(text.find(',', start), text.size());
+    RegularizerSet set{text.substr(start, end - start), {}};
+    std::size_t a = 0;
+    while (a <= set.name.size()) {
+      const std::size_t b = std::min(set.name.find('+', a), set.name.size());
+      set.types.push_back(set.name.substr(a, b - a));
+      a = b + 1;
+    }
+    sets.push_back(set);
+    start = end + 1;
+  }
+  return sets;
+}
+
+std::vector<project::RegularizerSettings> termsOf(const RegularizerSet& set,
+                                                  std::optional<double> lambda) {
+  std::vector<project::RegularizerSettings> terms;
+  for (const auto& t : set.types)
+    terms.push_back({t, lambda, false, {}});
+  return terms;
+}
+
+std::string cell(const Scores& s) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.3f / %.3f / %.3f", s.beam, s.half_beam, s.restored);
+  return text;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   std::string work = "/tmp/apertura-fidelity";
   int size = 256, iterations = 100;
   bool wsclean = true;
+  std::vector<RegularizerSet> sets = parseSets("l1,l1+tsv");
+  int max_cases = 1 << 30;
   std::vector<std::string> positional;
   for (int i = 1; i < argc; ++i) {
-    if (std::string(argv[i]) == "--no-wsclean")
+    const std::string a = argv[i];
+    if (a == "--no-wsclean")
       wsclean = false;
+    else if (a == "--sets" && i + 1 < argc)
+      sets = parseSets(argv[++i]);
+    else if (a == "--cases" && i + 1 < argc)
+      max_cases = std::stoi(argv[++i]);
     else
-      positional.emplace_back(argv[i]);
+      positional.emplace_back(a);
   }
   if (positional.size() > 0)
     work = positional[0];
@@ -147,28 +198,36 @@ int main(int argc, char** argv) {
   const Coverage coverages[] = {
       {"ALMA Antennae f0", data + "/alma_antennae_mosaic/all_fields.ms", 0},
       {"VLA Ka 64 ch", data + "/vla_day2_tdem0003/day2_TDEM0003_10s_norx_1src_1spw.ms", 0}};
-  const double lambdas[] = {1e-1, 1, 1e1, 1e2, 3e2, 1e3, 3e3, 1e4, 3e4, 1e5};
+  // Normalised lambdas (for L1: thresholds in units of the image noise).
+  const double lambdas[] = {0.1, 0.3, 1, 3, 10, 30, 100, 300};
 
-  std::printf(
-      "| coverage | sky | SNR | default (beam / half / restored) | best L1 lambda | "
-      "best L1 (beam / half / restored) | WSClean (beam / half) |\n"
-      "|---|---|---|---|---|---|---|\n");
+  std::printf("| coverage | sky | SNR | schema-1 default | default (auto) | auto lambda |");
+  for (const auto& set : sets)
+    std::printf(" %s best lambda | %s best | %s auto |", set.name.c_str(), set.name.c_str(),
+                set.name.c_str());
+  std::printf(" WSClean |\n|---|---|---|---|---|---|");
+  for (std::size_t k = 0; k < sets.size(); ++k)
+    std::printf("---|---|---|");
+  std::printf("---|\n");
+  int cases = 0;
   for (const Coverage& cov : coverages) {
     if (!fs::exists(cov.ms)) {
       std::fprintf(stderr, "%s: %s is absent, skipped\n", cov.name, cov.ms.c_str());
       continue;
     }
     const DatasetSummary summary = summarizeDataset(cov.ms);
-    const double cell = summary.suggested_cell_rad;
-    const double theta = 5.0 * cell;  // about the synthesized beam
+    const double cell_rad = summary.suggested_cell_rad;
+    const double theta = 5.0 * cell_rad;  // about the synthesized beam
     const FieldInfo& field = summary.fields.at(std::size_t(cov.field));
     for (const char* sky_name : {"disk", "blobs", "points"}) {
       const sim::SkyModel sky = truthSky(sky_name, theta);
-      const FitsImage truth = sim::renderSkyImage(sky, size, cell, field.ra_rad, field.dec_rad,
+      const FitsImage truth = sim::renderSkyImage(sky, size, cell_rad, field.ra_rad, field.dec_rad,
                                                   summary.maxFrequencyHz());
       const std::string base = work + "/" + std::to_string(&cov - coverages) + "-" + sky_name;
       writeFitsImage(base + "-truth.fits", truth);
       for (const double snr : {1000.0, 50.0}) {
+        if (cases++ >= max_cases)
+          return 0;
         const std::string tag = base + "-snr" + std::to_string(int(snr));
         sim::LikeSimulationRequest like;
         like.like = cov.ms;
@@ -182,7 +241,7 @@ int main(int argc, char** argv) {
         s.data.path = like.output;
         s.data.field_id = cov.field;
         s.imaging.nx = s.imaging.ny = size;
-        s.imaging.cell_arcsec = cell * 180.0 / M_PI * 3600.0;
+        s.imaging.cell_arcsec = cell_rad * 180.0 / M_PI * 3600.0;
         s.optimizer.max_iterations = iterations;
         s.output.prefix = tag + "-default";
         const auto run = [](const project::ProjectSettings& p) {
@@ -195,33 +254,49 @@ int main(int argc, char** argv) {
         };
         const auto def = run(s);
         const imaging::ImageGeometry g = def->geometry;
-        const Scores d = score(def->model, &def->restored, truth.pixels, g, def->beam);
-
-        Scores best;
-        double best_lambda = NAN;
-        for (const double lambda : lambdas) {
-          project::ProjectSettings l1 = s;
-          l1.regularizers = {{"l1", lambda, false, {}}};
-          const auto p = run(l1);
-          const Scores sc = score(p->model, &p->restored, truth.pixels, g, def->beam);
-          std::fprintf(stderr, "  %s %s snr %g: L1 %g -> %.3f / %.3f / %.3f\n", cov.name, sky_name,
-                       snr, lambda, sc.beam, sc.half_beam, sc.restored);
-          if (!(sc.beam >= best.beam)) {
-            best = sc;
-            best_lambda = lambda;
+        const imaging::CleanBeam beam = def->beam;
+        const auto scored = [&](const std::shared_ptr<pipeline::ImagingProducts>& p) {
+          return score(p->model, &p->restored, truth.pixels, g, beam);
+        };
+        const Scores d = scored(def);
+        project::ProjectSettings v1 = s;
+        v1.regularization.scaling = project::ObjectiveScaling::None;
+        v1.regularizers = {{"l1", 1e-4, false, {}}, {"tsv", 1e-3, false, {}}};
+        const Scores old = scored(run(v1));
+        std::fprintf(stderr, "  %s %s snr %g: schema-1 default %s, auto %s (lambda %.3g)\n",
+                     cov.name, sky_name, snr, cell(old).c_str(), cell(d).c_str(), def->auto_lambda);
+        std::printf("| %s | %s | %g | %s | %s | %.3g |", cov.name, sky_name, snr, cell(old).c_str(),
+                    cell(d).c_str(), def->auto_lambda);
+        for (const auto& set : sets) {
+          Scores best;
+          double best_lambda = NAN;
+          project::ProjectSettings p = s;
+          for (const double lambda : lambdas) {
+            p.regularizers = termsOf(set, lambda);
+            const Scores sc = scored(run(p));
+            std::fprintf(stderr, "  %s %s snr %g: %s %g -> %s\n", cov.name, sky_name, snr,
+                         set.name.c_str(), lambda, cell(sc).c_str());
+            if (!(sc.beam >= best.beam)) {
+              best = sc;
+              best_lambda = lambda;
+            }
           }
+          p.regularizers = termsOf(set, std::nullopt);
+          const auto a = run(p);
+          const Scores sa = scored(a);
+          std::fprintf(stderr, "  %s %s snr %g: %s auto (%.3g) -> %s\n", cov.name, sky_name, snr,
+                       set.name.c_str(), a->auto_lambda, cell(sa).c_str());
+          std::printf(" %g | %s | %s (%.3g) |", best_lambda, cell(best).c_str(), cell(sa).c_str(),
+                      a->auto_lambda);
         }
         Scores w;
         if (wsclean) {
           const std::vector<double> model =
-              wscleanModel(like.output, cov.field, size, cell, tag + "-wsclean");
+              wscleanModel(like.output, cov.field, size, cell_rad, tag + "-wsclean");
           if (model.size() == g.numPixels())
-            w = score(model, nullptr, truth.pixels, g, def->beam);
+            w = score(model, nullptr, truth.pixels, g, beam);
         }
-        std::printf(
-            "| %s | %s | %g | %.3f / %.3f / %.3f | %g | %.3f / %.3f / %.3f | %.3f / %.3f |\n",
-            cov.name, sky_name, snr, d.beam, d.half_beam, d.restored, best_lambda, best.beam,
-            best.half_beam, best.restored, w.beam, w.half_beam);
+        std::printf(" %.3f / %.3f |\n", w.beam, w.half_beam);
         std::fflush(stdout);
       }
     }

@@ -59,7 +59,7 @@ QSpinBox* iterationsBox(MainWindow& w) {
 double lambdaOf(const project::ProjectSettings& s, const std::string& type) {
   for (const auto& r : s.regularizers) {
     if (r.type == type)
-      return r.lambda;
+      return r.lambda.value_or(-1.0);  // -1: auto
   }
   return 0.0;
 }
@@ -125,7 +125,7 @@ class TestProjectWorkflow : public QObject {
 
     // What a user does: weighting, a regularizer's lambda, the dirty view's colormap and zoom.
     comboWith(w, "uniform")->setCurrentText("uniform");
-    QCOMPARE(lambdaEdit(w, 0)->text(), QString("1e-4"));
+    QCOMPARE(lambdaEdit(w, 0)->text(), QString("1"));
     lambdaEdit(w, 0)->setText("2.5e-4");
     apertura::gui::ImagePanel* dirty = w.imageTabs()->panel("dirty");
     dirty->toolbar()->colormapBox()->setCurrentText("viridis");

@@ -80,9 +80,8 @@ class TestDiskReconstruction : public QObject {
     s.imaging.cell_arcsec = kCellArcsec;
     s.weighting.scheme = apertura::imaging::WeightingScheme::Briggs;
     s.weighting.robust = 0.5;
-    // chi2 sums w |r|^2 with w = 1 / sigma^2 = 400 over ~10^5 samples, so the L1 weight that
-    // holds the noise back is large in these units.
-    s.regularizers = {{"l1", 1e4, false, {}}};
+    // The default: L1 with an automatic lambda on the normalised objective.
+    s.regularizers = {{"l1", std::nullopt, false, {}}};
     s.optimizer.method = apertura::project::OptimizerMethod::Lbfgs;
     s.optimizer.max_iterations = 300;
     s.optimizer.relative_tolerance = 1e-9;

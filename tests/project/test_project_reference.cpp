@@ -32,7 +32,8 @@ std::set<std::string> writtenKeys() {
     for (auto it = o.begin(); it != o.end(); ++it)
       keys.insert(prefix + "." + it.key().toStdString());
   };
-  for (const char* section : {"data", "weighting", "imaging", "optimizer", "output"})
+  for (const char* section :
+       {"data", "weighting", "imaging", "regularization", "optimizer", "output"})
     add(section, j.value(section).toObject());
   add("regularizers[]", j.value("regularizers").toArray().at(0).toObject());
   add("mask[]", j.value("mask").toArray().at(0).toObject());

@@ -1,0 +1,130 @@
+#include "core/pipeline/objective_weights.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "core/pipeline/pipeline_stages.h"
+
+namespace apertura::pipeline {
+namespace {
+
+// Plugin terms have no declared degree: they are scaled like L1 (a flux, no beam power).
+rml::TermNormalisation normalisationOf(const std::string& type) {
+  if (const rml::RegularizerDescriptor* d = rml::findBuiltinRegularizer(type))
+    return d->normalisation;
+  return {};
+}
+
+std::string number(double v) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.4g", v);
+  return buffer;
+}
+
+// The reduced chi-squared after the last iteration (rescaled by s in a schema-1 objective).
+double reducedChi2(const ImagingProducts& out, const ObjectiveWeights& w) {
+  if (out.metrics.empty())
+    return INFINITY;
+  const double per_dof = out.metrics.back().chi2_per_dof;
+  return w.normalised ? per_dof : per_dof / w.weight_scale;
+}
+
+void setLambdas(rml::ObjectiveFunction& objective, const std::vector<AutoTerm>& terms, double t) {
+  for (const AutoTerm& a : terms)
+    objective.setLambda(a.entry, t * a.scale);
+}
+
+}  // namespace
+
+double ObjectiveWeights::fixedScale(const std::string& type) const {
+  return normalised ? scales.term(normalisationOf(type)) : 1.0;
+}
+
+double ObjectiveWeights::normalisedScale(const std::string& type) const {
+  // Unnormalised, the objective is the normalised one divided by scales.data.
+  const double s = scales.term(normalisationOf(type));
+  return normalised ? s : s / scales.data;
+}
+
+ObjectiveWeights objectiveWeights(const project::ProjectSettings& s, const RunData& data,
+                                  std::size_t samples, double image_weights,
+                                  double beam_area_pixels) {
+  ObjectiveWeights w;
+  w.normalised = s.regularization.scaling == project::ObjectiveScaling::Normalised;
+  w.weight_scale = data.weight_scale;
+  w.scales = rml::normalisedScales(
+      {samples, image_weights, data.weight_scale, beam_area_pixels, data.duplicate_fraction});
+  w.data = w.normalised ? w.scales.data : 1.0;
+  w.dof = w.normalised ? 1.0 : 2.0 * double(std::max<std::size_t>(1, samples));
+  return w;
+}
+
+void solveWithLambdas(engine::RunContext& ctx, const RunData& data,
+                      rml::ObjectiveFunction& objective, const std::vector<AutoTerm>& auto_terms,
+                      const ObjectiveWeights& weights, double dirty_peak,
+                      const std::vector<double>& mask, std::vector<double> image,
+                      ImagingProducts& out) {
+  out.weight_scale = weights.weight_scale;
+  out.image_noise = weights.scales.image_noise;
+  if (auto_terms.empty()) {
+    runSolver(ctx, data, objective, mask, std::move(image), weights.dof, out);
+    return;
+  }
+  const project::RegularizationSettings& r = ctx.settings().regularization;
+  const double noise = weights.scales.true_noise;
+  double t = r.lambda_max.value_or(std::max(1.0, dirty_peak / noise));
+  SolverPass pass;
+  pass.max_iterations = r.path_iterations;
+  double previous_t = 0.0, previous_chi2 = 0.0;
+  double chosen = 0.0;
+  for (int step = 0; step < r.path_steps; ++step) {
+    setLambdas(objective, auto_terms, t);
+    const std::size_t reported = out.metrics.size();
+    runSolver(ctx, data, objective, mask, std::move(image), weights.dof, out, pass);
+    image = out.model;
+    // A step that stopped before its first iteration (the image already optimal, e.g. empty
+    // under a strong L1) reports nothing: its fit is unknown, so it cannot end the path.
+    if (out.metrics.size() == reported) {
+      t /= r.path_factor;
+      continue;
+    }
+    pass.iteration_offset = out.iterations;
+    const double chi2 = reducedChi2(out, weights);
+    out.lambda_path.push_back({t, chi2});
+    ctx.observer().progress(double(step + 1) / double(r.path_steps),
+                            "lambda path: lambda " + number(t) + ", reduced chi2 " + number(chi2) +
+                                " (target " + number(r.target_chi2) + ")");
+    if (chi2 <= r.target_chi2) {
+      chosen = t;
+      if (previous_t > 0.0 && std::isfinite(previous_chi2) && previous_chi2 > chi2 && chi2 > 0.0) {
+        // Where the target lies between the two steps, linear in log lambda and log chi2.
+        const double f = std::log(previous_chi2 / r.target_chi2) / std::log(previous_chi2 / chi2);
+        chosen = std::exp(std::log(previous_t) + f * (std::log(t) - std::log(previous_t)));
+      }
+      break;
+    }
+    previous_t = t;
+    previous_chi2 = chi2;
+    t /= r.path_factor;
+  }
+  if (chosen == 0.0) {
+    chosen = out.lambda_path.back().lambda;
+    const std::string w =
+        "automatic lambda: the fit never reached reduced chi2 " + number(r.target_chi2) +
+        " (it reached " + number(out.lambda_path.back().chi2_reduced) + " at lambda " +
+        number(chosen) +
+        "); the weakest lambda of the path is used. Calibration errors, or a model the image "
+        "cannot hold (field of view, w-term), keep the residuals above the noise.";
+    out.warnings.push_back(w);
+    ctx.observer().warning(w);
+  }
+  out.auto_lambda = chosen;
+  setLambdas(objective, auto_terms, chosen);
+  ctx.observer().progress(1.0, "automatic lambda " + number(chosen) + " (regularization.method " +
+                                   project::choiceName(r.method) + ")");
+  pass.max_iterations = -1;
+  runSolver(ctx, data, objective, mask, std::move(image), weights.dof, out, pass);
+}
+
+}  // namespace apertura::pipeline

@@ -1,0 +1,52 @@
+#pragma once
+
+// Internal to core/pipeline: how the project's regularization settings weight the terms of the
+// objective (rml/objective_scales.h), and the run of the optimizer with automatic lambdas.
+#include <cstddef>
+#include <vector>
+
+#include "core/pipeline/solver_run.h"
+#include "core/rml/objective_scales.h"
+
+namespace apertura::pipeline {
+
+struct ObjectiveWeights {
+  bool normalised = true;
+  rml::ObjectiveScales scales;  // of the normalised objective (also used by automatic lambdas)
+  double weight_scale = 1.0;    // s
+  double data = 1.0;            // multiplies the chi2 term
+  // The chi2 term's value over this is the chi2 per degree of freedom the iterations report:
+  // 1 when normalised (the term is the reduced chi2 already), 2 N as in schema 1 otherwise.
+  double dof = 1.0;
+  // The factor a fixed lambda of this type is multiplied by (1 unless normalised).
+  double fixedScale(const std::string& type) const;
+  // The factor a normalised lambda of this type is multiplied by in this objective (an automatic
+  // lambda always means the normalised one).
+  double normalisedScale(const std::string& type) const;
+};
+
+// samples: N with w > 0; image_weights: the sum of weights of one image (MFS) or plane (cube).
+ObjectiveWeights objectiveWeights(const project::ProjectSettings& s, const RunData& data,
+                                  std::size_t samples, double image_weights,
+                                  double beam_area_pixels);
+
+// A term of the objective whose lambda is automatic: its index in the objective and the factor
+// its normalised lambda is multiplied by.
+struct AutoTerm {
+  std::size_t entry = 0;
+  double scale = 1.0;
+};
+
+// Runs the optimizer from `image`. Without automatic terms, once (the project's run). With some,
+// first the path of regularization.method from lambda_max (auto: `dirty_peak` over the image
+// noise): every automatic term gets the same normalised lambda, lowered by path_factor per step
+// of path_iterations iterations (warm started), until the reduced chi-squared reaches
+// target_chi2; the lambda where it crosses (interpolated in log lambda) is then run to the end.
+// Fills out.lambda_path and out.auto_lambda, and warns when the fit never reaches the target.
+void solveWithLambdas(engine::RunContext& ctx, const RunData& data,
+                      rml::ObjectiveFunction& objective, const std::vector<AutoTerm>& auto_terms,
+                      const ObjectiveWeights& weights, double dirty_peak,
+                      const std::vector<double>& mask, std::vector<double> image,
+                      ImagingProducts& out);
+
+}  // namespace apertura::pipeline

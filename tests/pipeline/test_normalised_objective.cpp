@@ -1,0 +1,195 @@
+// The normalised objective (project schema 2, rml/objective_scales.h): lambda keeps its meaning
+// when the data change in ways that should not matter (weights scaled by 10, every visibility
+// duplicated, the cell halved at a fixed field of view), and schema-1 files keep theirs exactly.
+// "Keeps its meaning": the NRMSE-optimal L1 lambda of a sweep moves by less than a factor 2.
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <casacore/tables/Tables/ArrayColumn.h>
+#include <casacore/tables/Tables/Table.h>
+#include <casacore/tables/Tables/TableCopy.h>
+#include <cmath>
+#include <filesystem>
+
+#include "core/project/project_file.h"
+#include "core/rml/restore.h"
+#include "core/sim/image_sky.h"
+#include "tests/support/pipeline_run.h"
+#include "tests/support/simulated_ms.h"
+
+using namespace apertura;
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr int kSize = 128;
+const double kLambdas[] = {0.3, 1.0, 3.0, 10.0, 30.0, 100.0};
+
+double nrmse(const std::vector<double>& x, const std::vector<double>& ref) {
+  double num = 0.0, den = 0.0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    num += (x[i] - ref[i]) * (x[i] - ref[i]);
+    den += ref[i] * ref[i];
+  }
+  return std::sqrt(num / den);
+}
+
+project::ProjectSettings l1Project(const std::string& ms, int size, double cell_arcsec,
+                                   double lambda) {
+  project::ProjectSettings s = project::defaultProject();
+  s.data.path = ms;
+  s.imaging.nx = s.imaging.ny = size;
+  if (cell_arcsec > 0.0)
+    s.imaging.cell_arcsec = cell_arcsec;
+  s.regularizers = {{"l1", lambda, false, {}}};
+  s.optimizer.max_iterations = 100;
+  return s;
+}
+
+// The NRMSE-optimal lambda of the sweep, refined by a parabola in log lambda through the best
+// point and its neighbours.
+double optimalLambda(const std::string& ms, int size, double cell_arcsec,
+                     const sim::SkyModel& sky) {
+  std::vector<double> scores;
+  for (double lambda : kLambdas) {
+    const testing::PipelineRun run =
+        testing::runImagingPipeline(l1Project(ms, size, cell_arcsec, lambda));
+    if (!run.finished())
+      throw std::runtime_error(run.outcome.message);
+    const auto& p = *run.products;
+    const FitsImage truth =
+        sim::renderSkyImage(sky, size, cell_arcsec * M_PI / 648000.0, 0.0, -0.5, 230e9);
+    scores.push_back(nrmse(rml::convolveWithCleanBeam(p.model, p.geometry, p.beam),
+                           rml::convolveWithCleanBeam(truth.pixels, p.geometry, p.beam)));
+  }
+  const std::size_t best =
+      std::size_t(std::min_element(scores.begin(), scores.end()) - scores.begin());
+  double log_best = std::log10(kLambdas[best]);
+  if (best > 0 && best + 1 < scores.size()) {
+    const double a = scores[best - 1], b = scores[best], c = scores[best + 1];
+    const double h = std::log10(kLambdas[best + 1]) - log_best;
+    const double curvature = a - 2.0 * b + c;
+    if (curvature > 0.0)
+      log_best += 0.5 * h * (a - c) / curvature;
+  }
+  QString line;
+  for (std::size_t k = 0; k < scores.size(); ++k)
+    line += QString(" %1:%2").arg(kLambdas[k]).arg(scores[k], 0, 'f', 3);
+  qInfo("%s (%d px): NRMSE%s -> optimum %.3g", fs::path(ms).filename().c_str(), size,
+        qPrintable(line), std::pow(10.0, log_best));
+  return std::pow(10.0, log_best);
+}
+
+void scaleWeights(const std::string& ms, double factor) {
+  casacore::Table t(ms, casacore::Table::Update);
+  casacore::ArrayColumn<float> weight(t, "WEIGHT"), sigma(t, "SIGMA");
+  for (casacore::rownr_t r = 0; r < t.nrow(); ++r) {
+    weight.put(r, weight(r) * float(factor));
+    sigma.put(r, sigma(r) / float(std::sqrt(factor)));
+  }
+  if (t.tableDesc().isColumn("WEIGHT_SPECTRUM")) {
+    casacore::ArrayColumn<float> spectrum(t, "WEIGHT_SPECTRUM");
+    for (casacore::rownr_t r = 0; r < t.nrow(); ++r) {
+      if (spectrum.isDefined(r))
+        spectrum.put(r, spectrum(r) * float(factor));
+    }
+  }
+}
+
+void duplicateRows(const std::string& ms) {
+  casacore::Table t(ms, casacore::Table::Update);
+  const casacore::rownr_t n = t.nrow();
+  t.addRow(n);
+  casacore::TableCopy::copyRows(t, t, n, 0, n);
+}
+
+}  // namespace
+
+class TestNormalisedObjective : public QObject {
+  Q_OBJECT
+ private slots:
+  void initTestCase() {
+    QVERIFY(dir_.isValid());
+    base_ = dir_.path().toStdString() + "/base.ms";
+    testing::simulateAlmaCompactMs(base_, testing::pointAndGaussianSky());
+    const testing::PipelineRun run = testing::runImagingPipeline(l1Project(base_, 64, 0, 1.0));
+    QVERIFY2(run.finished(), run.outcome.message.c_str());
+    // Half the automatic cell: a point between pixels then costs little NRMSE at the beam.
+    cell_arcsec_ = 0.5 * std::fabs(run.products->geometry.cell_m) * 648000.0 / M_PI;
+    base_optimum_ = optimalLambda(base_, kSize, cell_arcsec_, testing::pointAndGaussianSky());
+  }
+
+  void weightsScaledByTen() {
+    const std::string ms = dir_.path().toStdString() + "/weights10.ms";
+    fs::copy(base_, ms, fs::copy_options::recursive);
+    scaleWeights(ms, 10.0);
+    const double optimum = optimalLambda(ms, kSize, cell_arcsec_, testing::pointAndGaussianSky());
+    QVERIFY2(std::fabs(std::log(optimum / base_optimum_)) < std::log(2.0),
+             qPrintable(QString("%1 vs %2").arg(optimum).arg(base_optimum_)));
+  }
+
+  void everyVisibilityTwice() {
+    const std::string ms = dir_.path().toStdString() + "/twice.ms";
+    fs::copy(base_, ms, fs::copy_options::recursive);
+    duplicateRows(ms);
+    const double optimum = optimalLambda(ms, kSize, cell_arcsec_, testing::pointAndGaussianSky());
+    QVERIFY2(std::fabs(std::log(optimum / base_optimum_)) < std::log(2.0),
+             qPrintable(QString("%1 vs %2").arg(optimum).arg(base_optimum_)));
+  }
+
+  void halfTheCellAtTheSameFieldOfView() {
+    const double optimum =
+        optimalLambda(base_, 2 * kSize, 0.5 * cell_arcsec_, testing::pointAndGaussianSky());
+    QVERIFY2(std::fabs(std::log(optimum / base_optimum_)) < std::log(2.0),
+             qPrintable(QString("%1 vs %2").arg(optimum).arg(base_optimum_)));
+  }
+
+  void schemaOneFilesKeepTheirObjective() {
+    // A schema-1 file: lambda in the units of chi2 = sum w |r|^2.
+    const std::string text =
+        "{\"schema_version\": 1, \"application\": \"apertura\", \"data\": {\"path\": \"" + base_ +
+        "\"}, \"imaging\": {\"nx\": 64, \"ny\": 64}, \"regularizers\": [{\"type\": \"l1\", "
+        "\"lambda\": 3}], \"optimizer\": {\"max_iterations\": 30}}";
+    const project::ProjectSettings v1 = project::projectFromJson(text, "", "old.apertura");
+    QCOMPARE(v1.regularization.scaling, project::ObjectiveScaling::None);
+    QVERIFY(v1.migration_note.find("schema 1") != std::string::npos);
+    // Saved, it is schema 2 and says so; read back, it is the same project.
+    const std::string saved = project::projectToJson(v1, "");
+    QVERIFY(saved.find("\"schema_version\": 2") != std::string::npos);
+    QVERIFY(saved.find("\"scaling\": \"none\"") != std::string::npos);
+    const project::ProjectSettings v2 = project::projectFromJson(saved, "", "new.apertura");
+    QVERIFY(v2.migration_note.empty());
+    QCOMPARE(v2.regularization.scaling, project::ObjectiveScaling::None);
+
+    const testing::PipelineRun a = testing::runImagingPipeline(v1);
+    const testing::PipelineRun b = testing::runImagingPipeline(v2);
+    QVERIFY2(a.finished(), a.outcome.message.c_str());
+    QVERIFY2(b.finished(), b.outcome.message.c_str());
+    QVERIFY(!a.products->metrics.empty() && !a.products->metrics.front().terms.empty());
+    QVERIFY(a.products->model == b.products->model);
+    // The unscaled objective: its chi2 term is sum w |r|^2, reported per degree of freedom.
+    const auto& m = a.products->metrics.front();
+    QCOMPARE(m.terms.front().first, std::string("chi2"));
+    QVERIFY(
+        std::fabs(m.terms.front().second / (2.0 * double(a.products->samples)) / m.chi2_per_dof -
+                  1.0) < 0.05);
+    // Normalised, the same lambda means something else: another image.
+    project::ProjectSettings normalised = v1;
+    normalised.regularization.scaling = project::ObjectiveScaling::Normalised;
+    const testing::PipelineRun c = testing::runImagingPipeline(normalised);
+    QVERIFY(c.finished());
+    QVERIFY(!c.products->metrics.empty());
+    QVERIFY(c.products->model != a.products->model);
+    QVERIFY(std::fabs(c.products->metrics.front().terms.front().second -
+                      c.products->metrics.front().chi2_per_dof) < 1e-12);
+  }
+
+ private:
+  QTemporaryDir dir_;
+  std::string base_;
+  double cell_arcsec_ = 0.0;
+  double base_optimum_ = 0.0;
+};
+
+QTEST_GUILESS_MAIN(TestNormalisedObjective)
+#include "test_normalised_objective.moc"

@@ -202,7 +202,7 @@ class TestExportAndStatus : public QObject {
     QCOMPARE(lines.size(), metrics.size() + 1);
     QCOMPARE(metrics.size(), metrics.last().iteration);
     const QStringList header = lines.first().split(',');
-    QCOMPARE(header, (QStringList{"iteration", "objective", "chi2", "l1", "tsv", "chi2_per_dof",
+    QCOMPARE(header, (QStringList{"iteration", "objective", "chi2", "l1", "chi2_per_dof",
                                   "gradient_norm", "step", "seconds", "elapsed_s"}));
     double elapsed = 0.0;
     for (int i = 0; i < metrics.size(); ++i) {
@@ -212,10 +212,10 @@ class TestExportAndStatus : public QObject {
       elapsed += m.seconds;
       QCOMPARE(cells[0].toInt(), m.iteration);
       QVERIFY(std::abs(cells[1].toDouble() - m.objective) <= 1e-10 * std::abs(m.objective));
-      QVERIFY(std::abs(cells[5].toDouble() - m.chi2_per_dof) <= 1e-10 * m.chi2_per_dof);
-      QVERIFY(std::abs(cells[9].toDouble() - elapsed) <= 1e-9 * elapsed + 1e-12);
+      QVERIFY(std::abs(cells[4].toDouble() - m.chi2_per_dof) <= 1e-10 * m.chi2_per_dof);
+      QVERIFY(std::abs(cells[8].toDouble() - elapsed) <= 1e-9 * elapsed + 1e-12);
       // The terms add up to the objective.
-      const double sum = cells[2].toDouble() + cells[3].toDouble() + cells[4].toDouble();
+      const double sum = cells[2].toDouble() + cells[3].toDouble();
       QVERIFY2(std::abs(sum - m.objective) <= 1e-8 * std::abs(m.objective),
                qPrintable(lines[i + 1]));
     }

@@ -227,6 +227,7 @@ class TestCsvPlugin : public QObject {
   void rmlWithTheWaveletRegularizer() {
     for (const char* method : {"lbfgs", "fista", "bb-descent"}) {
       project::ProjectSettings s;
+      s.regularization.scaling = project::ObjectiveScaling::None;  // lambdas in schema-1 units
       s.data.path = metres_;
       s.imaging.nx = s.imaging.ny = kSize;
       s.imaging.cell_arcsec = kCellArcsec;

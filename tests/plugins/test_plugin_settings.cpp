@@ -98,7 +98,7 @@ class TestPluginSettings : public QObject {
     // Not a number: invalid, with the field named.
     lambda->setText("lots");
     QVERIFY(!panel.settings({}));
-    QVERIFY2(panel.validationMessage().contains("wavelet λ: 'lots' is not a number"),
+    QVERIFY2(panel.validationMessage().contains("wavelet λ: 'lots' is neither a number nor auto"),
              qPrintable(panel.validationMessage()));
 
     // A plugin optimizer's method survives a project round trip even before it is listed.

@@ -24,6 +24,8 @@ project::ProjectSettings cubeSettings(const std::string& ms) {
   s.imaging.cell_arcsec = kCellArcsec;
   s.imaging.spectral_mode = apertura::project::SpectralMode::Cube;
   s.weighting.scheme = apertura::imaging::WeightingScheme::Natural;
+  // The cube tests' lambdas are in the unscaled objective's units (schema 1).
+  s.regularization.scaling = apertura::project::ObjectiveScaling::None;
   return s;
 }
 

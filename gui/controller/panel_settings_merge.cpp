@@ -93,6 +93,8 @@ ProjectSettings mergePanelEdits(const ProjectSettings& base, const ProjectSettin
   takeIfEdited(s.optimizer.max_iterations, shown.optimizer.max_iterations,
                edited.optimizer.max_iterations);
   takeIfEdited(s.optimizer.positivity, shown.optimizer.positivity, edited.optimizer.positivity);
+  takeIfEdited(s.regularization.scaling, shown.regularization.scaling,
+               edited.regularization.scaling);
   takeIfEdited(s.optimizer.history, shown.optimizer.history, edited.optimizer.history);
   takeIfEdited(s.optimizer.in_memory_limit, shown.optimizer.in_memory_limit,
                edited.optimizer.in_memory_limit);

@@ -95,6 +95,7 @@ RunSettingsPanel::RunSettingsPanel(QWidget* parent)
       history_(new QSpinBox),
       in_memory_(new QSpinBox),
       positivity_(new QComboBox),
+      scaling_(new QComboBox),
       precision_(new QComboBox),
       accumulation_(new QComboBox),
       data_mode_(new QComboBox),
@@ -131,6 +132,12 @@ RunSettingsPanel::RunSettingsPanel(QWidget* parent)
          "(same result, less RAM, more time per iteration)"));
   addChoices<project::Positivity>(positivity_);
   selectChoice(positivity_, project::OptimizerSettings{}.positivity);
+  addChoices<project::ObjectiveScaling>(scaling_);
+  selectChoice(scaling_, project::RegularizationSettings{}.scaling);
+  scaling_->setToolTip(
+      tr("normalised: λ is dimensionless (L1: a threshold in units of the image noise; 1 to 3 "
+         "suits most data). none: λ multiplies terms beside χ² = Σ w |V_model − V|², as in "
+         "projects written before schema 2"));
   precision_->setObjectName("precision");
   addChoices<project::Precision>(precision_);
   selectChoice(precision_, project::ImagingSettings{}.precision);
@@ -168,6 +175,7 @@ RunSettingsPanel::RunSettingsPanel(QWidget* parent)
   imaging->addRow(tr("Visibilities"), data_mode_);
   imaging->addRow(tr("Backend"), backend_);
   auto* regs = new QFormLayout;
+  regs->addRow(tr("λ scale"), scaling_);
   const std::pair<QString, QLineEdit*> rows[] = {{tr("L1 λ"), lambda_l1_},
                                                  {tr("TSV λ"), lambda_tsv_},
                                                  {tr("TV λ"), lambda_tv_},
@@ -218,8 +226,8 @@ RunSettingsPanel::RunSettingsPanel(QWidget* parent)
   for (QDoubleSpinBox* s : {cell_, robust_}) {
     connect(s, qOverload<double>(&QDoubleSpinBox::valueChanged), this, &RunSettingsPanel::refresh);
   }
-  for (QComboBox* c :
-       {weighting_, method_, positivity_, precision_, accumulation_, data_mode_, backend_}) {
+  for (QComboBox* c : {weighting_, method_, positivity_, scaling_, precision_, accumulation_,
+                       data_mode_, backend_}) {
     connect(c, &QComboBox::currentTextChanged, this, &RunSettingsPanel::refresh);
   }
   for (QLineEdit* e : {lambda_l1_, lambda_tsv_, lambda_tv_, lambda_entropy_}) {
@@ -266,6 +274,7 @@ std::optional<project::ProjectSettings> RunSettingsPanel::settings(
   if (in_memory_->value() > 0)
     s.optimizer.in_memory_limit = in_memory_->value();
   s.optimizer.positivity = currentChoice(positivity_, s.optimizer.positivity);
+  s.regularization.scaling = currentChoice(scaling_, s.regularization.scaling);
   s.regularizers.clear();
   const std::pair<const char*, QLineEdit*> terms[] = {
       {"l1", lambda_l1_}, {"tsv", lambda_tsv_}, {"tv", lambda_tv_}, {"entropy", lambda_entropy_}};
@@ -325,6 +334,7 @@ void RunSettingsPanel::setSettings(const project::ProjectSettings& s) {
   history_->setValue(s.optimizer.history);
   in_memory_->setValue(s.optimizer.in_memory_limit.value_or(0));
   selectChoice(positivity_, s.optimizer.positivity);
+  selectChoice(scaling_, s.regularization.scaling);
   lambda_l1_->setText(lambdaText(lambdaOf(s, "l1")));
   lambda_tsv_->setText(lambdaText(lambdaOf(s, "tsv")));
   lambda_tv_->setText(lambdaText(lambdaOf(s, "tv")));

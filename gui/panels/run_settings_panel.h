@@ -67,6 +67,7 @@ class RunSettingsPanel : public QWidget {
   QSpinBox* history_;    // L-BFGS correction pairs (optimizer.history)
   QSpinBox* in_memory_;  // of which in RAM, 0 = all (optimizer.in_memory_limit)
   QComboBox* positivity_;
+  QComboBox* scaling_;  // regularization.scaling: what the λ fields mean
   QComboBox* precision_;
   QComboBox* accumulation_;  // imaging.grid_accumulation (float precision only)
   QComboBox* data_mode_;     // data.mode

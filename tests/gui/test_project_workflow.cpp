@@ -127,6 +127,8 @@ class TestProjectWorkflow : public QObject {
     comboWith(w, "uniform")->setCurrentText("uniform");
     QCOMPARE(lambdaEdit(w, 0)->text(), QString("1"));
     lambdaEdit(w, 0)->setText("2.5e-4");
+    QCOMPARE(comboWith(w, "normalised")->currentText(), QString("normalised"));
+    comboWith(w, "normalised")->setCurrentText("none");
     apertura::gui::ImagePanel* dirty = w.imageTabs()->panel("dirty");
     dirty->toolbar()->colormapBox()->setCurrentText("viridis");
     QCOMPARE(dirty->displaySettings().colormap, apertura::gui::ColormapKind::Viridis);
@@ -147,6 +149,8 @@ class TestProjectWorkflow : public QObject {
     const QJsonObject json = readJson(file);
     QCOMPARE(json["weighting"].toObject()["scheme"].toString(), QString("uniform"));
     QCOMPARE(json["data"].toObject()["path"].toString(), demo);
+    QCOMPARE(json["schema_version"].toInt(), 2);
+    QCOMPARE(json["regularization"].toObject()["scaling"].toString(), QString("none"));
     bool found_l1 = false;
     for (const QJsonValue r : json["regularizers"].toArray()) {
       if (r.toObject()["type"].toString() == "l1") {

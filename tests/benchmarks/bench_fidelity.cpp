@@ -37,8 +37,10 @@
 #include "core/sim/image_sky.h"
 #include "core/sim/like_simulation.h"
 #include "tests/support/pipeline_run.h"
+#include "tests/support/relative_difference.h"
 
 using namespace apertura;
+using apertura::test::nrmse;
 namespace fs = std::filesystem;
 
 namespace {
@@ -84,15 +86,6 @@ sim::SkyModel truthSky(const std::string& name, double theta) {
     }
   }
   return sky;
-}
-
-double nrmse(const std::vector<double>& a, const std::vector<double>& truth) {
-  double d = 0.0, t = 0.0;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    d += (a[i] - truth[i]) * (a[i] - truth[i]);
-    t += truth[i] * truth[i];
-  }
-  return std::sqrt(d / t);
 }
 
 Scores score(const std::vector<double>& model, const std::vector<double>* restored,

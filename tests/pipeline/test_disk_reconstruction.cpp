@@ -13,8 +13,10 @@
 #include "core/sim/image_sky.h"
 #include "core/sim/simulator.h"
 #include "tests/support/pipeline_run.h"
+#include "tests/support/relative_difference.h"
 
 using namespace apertura;
+using apertura::test::nrmse;
 
 namespace {
 
@@ -41,15 +43,6 @@ sim::SkyModel diskSky() {
   sky.points.push_back({0.15, 1.2 * kArcsec, 0.6 * kArcsec, 0.0});
   sky.points.push_back({0.08, -0.9 * kArcsec, -1.1 * kArcsec, 0.0});
   return sky;
-}
-
-double nrmse(const std::vector<double>& x, const std::vector<double>& ref) {
-  double num = 0.0, den = 0.0;
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    num += (x[i] - ref[i]) * (x[i] - ref[i]);
-    den += ref[i] * ref[i];
-  }
-  return std::sqrt(num / den);
 }
 
 }  // namespace

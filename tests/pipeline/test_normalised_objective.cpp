@@ -15,24 +15,17 @@
 #include "core/rml/restore.h"
 #include "core/sim/image_sky.h"
 #include "tests/support/pipeline_run.h"
+#include "tests/support/relative_difference.h"
 #include "tests/support/simulated_ms.h"
 
 using namespace apertura;
+using apertura::test::nrmse;
 namespace fs = std::filesystem;
 
 namespace {
 
 constexpr int kSize = 128;
 const double kLambdas[] = {0.3, 1.0, 3.0, 10.0, 30.0, 100.0};
-
-double nrmse(const std::vector<double>& x, const std::vector<double>& ref) {
-  double num = 0.0, den = 0.0;
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    num += (x[i] - ref[i]) * (x[i] - ref[i]);
-    den += ref[i] * ref[i];
-  }
-  return std::sqrt(num / den);
-}
 
 project::ProjectSettings l1Project(const std::string& ms, int size, double cell_arcsec,
                                    double lambda) {

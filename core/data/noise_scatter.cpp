@@ -1,5 +1,6 @@
 #include "core/data/noise_scatter.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -106,6 +107,22 @@ std::size_t NoiseScatter::pairs() const {
 }
 
 double NoiseScatter::weightScale() const {
+  const std::size_t n = pairs();
+  const double s = medianScale();
+  if (s == 1.0)
+    return 1.0;
+  // Weights the scatter agrees with are taken as they are: the median's relative standard error
+  // is 1 / (ln 2 sqrt(n)) for exponential r. Otherwise two significant digits: a few percent
+  // moves lambda by less, and the scale then does not change with how rows are split into
+  // chunks or MPI ranks (pairs across a split are lost).
+  const double tolerance = std::max(0.05, 3.0 / (std::log(2.0) * std::sqrt(double(n))));
+  if (std::fabs(s - 1.0) < tolerance)
+    return 1.0;
+  const double unit = std::pow(10.0, std::floor(std::log10(s)) - 1.0);
+  return std::round(s / unit) * unit;
+}
+
+double NoiseScatter::medianScale() const {
   const std::size_t n = pairs();
   if (n < kMinPairs)
     return 1.0;

@@ -33,11 +33,14 @@ class NoiseScatter {
   // measurement, which the sum of weights counts as independent. Over every row seen.
   double duplicateFraction() const;
   // s: the factor by which the variances the weights claim must be multiplied to match the
-  // scatter (the weights to use are w / s). 1 when fewer than kMinPairs pairs were found.
+  // scatter (the weights to use are w / s). 1 when fewer than kMinPairs pairs were found, or when
+  // the median agrees with 1 within max(5 %, three standard errors); else rounded to two
+  // significant digits (so it does not depend on how the rows were split).
   double weightScale() const;
   static constexpr std::size_t kMinPairs = 50;
 
  private:
+  double medianScale() const;  // unrounded
   void addPair(std::complex<float> a, float wa, std::complex<float> b, float wb);
   std::vector<double> counts_;   // log10 r in bins, plus underflow and overflow at the ends
   double rows_[2] = {0.0, 0.0};  // rows seen, rows that duplicate another

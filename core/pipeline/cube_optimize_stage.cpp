@@ -96,18 +96,14 @@ void cubeOptimizeAndRestoreStages(engine::RunContext& ctx, RunData& data, CubeDa
         std::make_shared<rml::PlaneWiseTerm>(
             std::vector<std::shared_ptr<rml::ObjectiveTerm>>(op.chi2.begin(), op.chi2.end()), npix),
         {weights.data, 0, false, planes});
-    std::vector<AutoTerm> auto_terms;
-    for (std::size_t i = 0; i < s.regularizers.size(); ++i) {
-      const auto& r = s.regularizers[i];
-      if (r.lambda == 0.0)
-        continue;
-      // Across-channel terms stay smooth (gradient) terms; plane-wise ones may go to the prox.
-      const bool proximal = proximal_solver && !isSpectralType(r.type) && isNonSmoothType(r.type);
-      if (!r.lambda)
-        auto_terms.push_back({objective.numTerms(), weights.normalisedScale(r.type)});
-      objective.add(makeCubeRegularizer(r, g.nx, g.ny, planes, mask, i),
-                    {r.lambda.value_or(0.0) * weights.fixedScale(r.type), 0, proximal, planes});
-    }
+    const std::vector<AutoTerm> auto_terms =
+        addRegularizers(objective, s, weights, [&](std::size_t i, rml::TermOptions& o) {
+          const auto& r = s.regularizers[i];
+          // Across-channel terms stay smooth (gradient) terms; plane-wise ones may go to the prox.
+          o.proximal = proximal_solver && !isSpectralType(r.type) && isNonSmoothType(r.type);
+          o.parameters = planes;
+          return makeCubeRegularizer(r, g.nx, g.ny, planes, mask, i);
+        });
     std::vector<double> image(npix * P, 0.0);
     if (!s.optimizer.initial_model.empty()) {
       // A model cube of the run's planes (continuing a cube run), or one image for every plane.
@@ -115,11 +111,8 @@ void cubeOptimizeAndRestoreStages(engine::RunContext& ctx, RunData& data, CubeDa
           s.optimizer.initial_model, g, out.phase_centre_ra_rad, out.phase_centre_dec_rad,
           s.optimizer.positivity != project::Positivity::None, mask, planes);
     }
-    double peak = 0.0;
-    for (float v : out.dirty)
-      peak = std::max(peak, double(v));
-    solveWithLambdas(ctx, data, objective, auto_terms, weights, peak, tiled(mask, P),
-                     std::move(image), out);
+    solveWithLambdas(ctx, data, objective, auto_terms, weights, tiled(mask, P), std::move(image),
+                     out);
   });
 
   ctx.stage("restore", [&] {

@@ -60,11 +60,29 @@ ObjectiveWeights objectiveWeights(const project::ProjectSettings& s, const RunDa
   return w;
 }
 
+std::vector<AutoTerm> addRegularizers(rml::ObjectiveFunction& objective,
+                                      const project::ProjectSettings& s,
+                                      const ObjectiveWeights& weights,
+                                      const RegularizerMaker& make) {
+  std::vector<AutoTerm> auto_terms;
+  for (std::size_t i = 0; i < s.regularizers.size(); ++i) {
+    const auto& r = s.regularizers[i];
+    if (r.lambda == 0.0)
+      continue;
+    rml::TermOptions options;
+    std::shared_ptr<rml::ObjectiveTerm> term = make(i, options);
+    options.lambda = r.lambda.value_or(0.0) * weights.fixedScale(r.type);
+    if (!r.lambda)
+      auto_terms.push_back({objective.numTerms(), weights.normalisedScale(r.type)});
+    objective.add(std::move(term), options);
+  }
+  return auto_terms;
+}
+
 void solveWithLambdas(engine::RunContext& ctx, const RunData& data,
                       rml::ObjectiveFunction& objective, const std::vector<AutoTerm>& auto_terms,
-                      const ObjectiveWeights& weights, double dirty_peak,
-                      const std::vector<double>& mask, std::vector<double> image,
-                      ImagingProducts& out) {
+                      const ObjectiveWeights& weights, const std::vector<double>& mask,
+                      std::vector<double> image, ImagingProducts& out) {
   out.weight_scale = weights.weight_scale;
   out.image_noise = weights.scales.image_noise;
   if (auto_terms.empty()) {
@@ -73,6 +91,9 @@ void solveWithLambdas(engine::RunContext& ctx, const RunData& data,
   }
   const project::RegularizationSettings& r = ctx.settings().regularization;
   const double noise = weights.scales.true_noise;
+  double dirty_peak = 0.0;
+  for (float v : out.dirty)
+    dirty_peak = std::max(dirty_peak, double(v));
   double t = r.lambda_max.value_or(std::max(1.0, dirty_peak / noise));
   SolverPass pass;
   pass.max_iterations = r.path_iterations;

@@ -3,6 +3,8 @@
 // Internal to core/pipeline: how the project's regularization settings weight the terms of the
 // objective (rml/objective_scales.h), and the run of the optimizer with automatic lambdas.
 #include <cstddef>
+#include <functional>
+#include <memory>
 #include <vector>
 
 #include "core/pipeline/solver_run.h"
@@ -37,16 +39,26 @@ struct AutoTerm {
   double scale = 1.0;
 };
 
+// Adds the project's regularizers to `objective`, leaving out those with lambda 0: make(i, options)
+// builds regularizers[i] and sets its options (proximal, parameters); the weight is its fixed
+// lambda times fixedScale, or, for an automatic lambda, set later by solveWithLambdas from the
+// returned list.
+using RegularizerMaker =
+    std::function<std::shared_ptr<rml::ObjectiveTerm>(std::size_t index, rml::TermOptions&)>;
+std::vector<AutoTerm> addRegularizers(rml::ObjectiveFunction& objective,
+                                      const project::ProjectSettings& s,
+                                      const ObjectiveWeights& weights,
+                                      const RegularizerMaker& make);
+
 // Runs the optimizer from `image`. Without automatic terms, once (the project's run). With some,
-// first the path of regularization.method from lambda_max (auto: `dirty_peak` over the image
-// noise): every automatic term gets the same normalised lambda, lowered by path_factor per step
-// of path_iterations iterations (warm started), until the reduced chi-squared reaches
+// first the path of regularization.method from lambda_max (auto: the peak of out.dirty over the
+// image noise): every automatic term gets the same normalised lambda, lowered by path_factor per
+// step of path_iterations iterations (warm started), until the reduced chi-squared reaches
 // target_chi2; the lambda where it crosses (interpolated in log lambda) is then run to the end.
 // Fills out.lambda_path and out.auto_lambda, and warns when the fit never reaches the target.
 void solveWithLambdas(engine::RunContext& ctx, const RunData& data,
                       rml::ObjectiveFunction& objective, const std::vector<AutoTerm>& auto_terms,
-                      const ObjectiveWeights& weights, double dirty_peak,
-                      const std::vector<double>& mask, std::vector<double> image,
-                      ImagingProducts& out);
+                      const ObjectiveWeights& weights, const std::vector<double>& mask,
+                      std::vector<double> image, ImagingProducts& out);
 
 }  // namespace apertura::pipeline

@@ -1,4 +1,3 @@
-#include <algorithm>
 #include <cmath>
 
 #include "core/engine/device_memory_gauge.h"
@@ -55,13 +54,6 @@ void makeDataTerm(std::unique_ptr<imaging::ImagingOperator<T>>& op,
   out.chi2 = rml::makeHeldChi2Term(*op, data.chunks, options);
 }
 
-double peakOf(const std::vector<float>& image) {
-  double peak = 0.0;
-  for (float v : image)
-    peak = std::max(peak, double(v));
-  return peak;
-}
-
 DataOperator makeDataOperator(const project::ImagingSettings& im, const imaging::ImageGeometry& g,
                               RunData& data) {
   DataOperator op;
@@ -92,25 +84,19 @@ void optimizeAndRestoreStages(engine::RunContext& ctx, RunData& data, ImagingPro
         objectiveWeights(s, data, data.totals.valid_samples, data.totals.sum_weights,
                          rml::beamAreaPixels(out.beam.bmaj, out.beam.bmin, std::fabs(g.cell_m)));
     objective.add(chi2, {weights.data, 0, false});
-    std::vector<AutoTerm> auto_terms;
-    for (std::size_t i = 0; i < s.regularizers.size(); ++i) {
-      const auto& r = s.regularizers[i];
-      if (r.lambda == 0.0)
-        continue;
-      if (!r.lambda)
-        auto_terms.push_back({objective.numTerms(), weights.normalisedScale(r.type)});
-      objective.add(makeRegularizer(r, g.nx, g.ny, mask, i),
-                    {r.lambda.value_or(0.0) * weights.fixedScale(r.type), 0,
-                     proximal_solver && isNonSmoothType(r.type)});
-    }
+    const std::vector<AutoTerm> auto_terms =
+        addRegularizers(objective, s, weights, [&](std::size_t i, rml::TermOptions& o) {
+          const auto& r = s.regularizers[i];
+          o.proximal = proximal_solver && isNonSmoothType(r.type);
+          return makeRegularizer(r, g.nx, g.ny, mask, i);
+        });
     std::vector<double> image(npix, 0.0);
     if (!s.optimizer.initial_model.empty()) {
       image = readInitialModel(s.optimizer.initial_model, g, out.phase_centre_ra_rad,
                                out.phase_centre_dec_rad,
                                s.optimizer.positivity != project::Positivity::None, mask);
     }
-    solveWithLambdas(ctx, data, objective, auto_terms, weights, peakOf(out.dirty), mask,
-                     std::move(image), out);
+    solveWithLambdas(ctx, data, objective, auto_terms, weights, mask, std::move(image), out);
   });
 
   ctx.stage("restore", [&] {

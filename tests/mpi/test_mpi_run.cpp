@@ -151,6 +151,8 @@ class TestMpiRun : public QObject {
     base_.imaging.nx = base_.imaging.ny = 64;
     base_.imaging.cell_arcsec = 0.1;
     base_.regularizers = {{"tsv", 1e-4, false, {}}};
+    // A lambda in the units of the unscaled objective (schema 1).
+    base_.regularization.scaling = project::ObjectiveScaling::None;
     base_.optimizer.max_iterations = 20;
     base_.optimizer.relative_tolerance = 0.0;
     base_.optimizer.gradient_tolerance = 0.0;

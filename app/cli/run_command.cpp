@@ -130,11 +130,16 @@ int runProject(const RunOptions& options) {
     case engine::RunState::Finished: {
       if (!speaks)
         return kRunOk;
-      char buf[160];
-      std::snprintf(buf, sizeof buf,
-                    "finished: %d iterations (%s), chi2/dof %.4f, residual RMS %.3g Jy/beam",
-                    products->iterations, products->stop_reason.c_str(), products->chi2_per_dof,
-                    products->residual_rms);
+      char buf[320];
+      int n = std::snprintf(
+          buf, sizeof buf,
+          "finished: %d iterations (%s), chi2/dof %.4f, residual RMS %.3g Jy/beam, image noise "
+          "%.3g Jy/beam (weights x 1/%.3g)",
+          products->iterations, products->stop_reason.c_str(), products->chi2_per_dof,
+          products->residual_rms, products->image_noise, products->weight_scale);
+      if (products->auto_lambda > 0.0 && n > 0 && std::size_t(n) < sizeof buf)
+        std::snprintf(buf + n, sizeof buf - std::size_t(n), ", automatic lambda %.3g",
+                      products->auto_lambda);
       observer->event("finished", buf);
       for (const auto& f : products->written_files)
         observer->event("wrote", "wrote " + f);

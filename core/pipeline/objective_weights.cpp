@@ -99,7 +99,9 @@ void solveWithLambdas(engine::RunContext& ctx, const RunData& data,
   pass.max_iterations = r.path_iterations;
   double previous_t = 0.0, previous_chi2 = 0.0;
   double chosen = 0.0;
-  for (int step = 0; step < r.path_steps; ++step) {
+  // Steps that stop at once (the image already optimal: empty under an L1 above the dirty peak)
+  // cost nothing and do not count; 64 halvings bound the walk through them.
+  for (int step = 0, tried = 0; step < r.path_steps && tried < 64; ++tried) {
     setLambdas(objective, auto_terms, t);
     const std::size_t reported = out.metrics.size();
     runSolver(ctx, data, objective, mask, std::move(image), weights.dof, out, pass);
@@ -110,10 +112,11 @@ void solveWithLambdas(engine::RunContext& ctx, const RunData& data,
       t /= r.path_factor;
       continue;
     }
+    ++step;
     pass.iteration_offset = out.iterations;
     const double chi2 = reducedChi2(out, weights);
     out.lambda_path.push_back({t, chi2});
-    ctx.observer().progress(double(step + 1) / double(r.path_steps),
+    ctx.observer().progress(double(step) / double(r.path_steps),
                             "lambda path: lambda " + number(t) + ", reduced chi2 " + number(chi2) +
                                 " (target " + number(r.target_chi2) + ")");
     if (chi2 <= r.target_chi2) {
@@ -130,11 +133,15 @@ void solveWithLambdas(engine::RunContext& ctx, const RunData& data,
     t /= r.path_factor;
   }
   if (chosen == 0.0) {
-    chosen = out.lambda_path.back().lambda;
+    // No step reported a fit (every one stopped at once): the last lambda tried.
+    chosen = out.lambda_path.empty() ? t * r.path_factor : out.lambda_path.back().lambda;
+    const std::string reached = out.lambda_path.empty()
+                                    ? std::string("no step reported a fit")
+                                    : "it reached " + number(out.lambda_path.back().chi2_reduced) +
+                                          " at lambda " + number(chosen);
     const std::string w =
-        "automatic lambda: the fit never reached reduced chi2 " + number(r.target_chi2) +
-        " (it reached " + number(out.lambda_path.back().chi2_reduced) + " at lambda " +
-        number(chosen) +
+        "automatic lambda: the fit never reached reduced chi2 " + number(r.target_chi2) + " (" +
+        reached +
         "); the weakest lambda of the path is used. Calibration errors, or a model the image "
         "cannot hold (field of view, w-term), keep the residuals above the noise.";
     out.warnings.push_back(w);

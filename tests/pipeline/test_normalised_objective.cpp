@@ -137,6 +137,44 @@ class TestNormalisedObjective : public QObject {
              qPrintable(QString("%1 vs %2").arg(optimum).arg(base_optimum_)));
   }
 
+  void discrepancyPathReachesTheNoise() {
+    project::ProjectSettings s = l1Project(base_, kSize, cell_arcsec_, 0.0);
+    s.regularizers[0].lambda.reset();  // auto
+    const testing::PipelineRun run = testing::runImagingPipeline(s);
+    QVERIFY2(run.finished(), run.outcome.message.c_str());
+    const auto& p = *run.products;
+    QString path;
+    for (const auto& step : p.lambda_path)
+      path += QString(" %1:%2").arg(step.lambda).arg(step.chi2_reduced);
+    qInfo("path (lambda:reduced chi2)%s; chosen %g, final chi2/dof %g", qPrintable(path),
+          p.auto_lambda, p.chi2_per_dof);
+    // From strong to weak, the fit improves; the path stops at the first step at the noise.
+    QVERIFY(p.lambda_path.size() >= 2);
+    for (std::size_t k = 1; k < p.lambda_path.size(); ++k) {
+      QVERIFY(p.lambda_path[k].lambda < p.lambda_path[k - 1].lambda);
+      QVERIFY(p.lambda_path[k].chi2_reduced < p.lambda_path[k - 1].chi2_reduced);
+    }
+    QVERIFY(p.lambda_path.back().chi2_reduced <= 1.0);
+    QVERIFY(p.auto_lambda <= p.lambda_path[p.lambda_path.size() - 2].lambda);
+    QVERIFY(p.auto_lambda >= p.lambda_path.back().lambda);
+    QVERIFY2(p.chi2_per_dof < 1.1, qPrintable(QString::number(p.chi2_per_dof)));
+  }
+
+  void pathWithoutAFitSaysSo() {
+    // Every step stops before its first iteration (L1 far above the peak): no crash, a warning,
+    // the last lambda tried.
+    project::ProjectSettings s = l1Project(base_, 64, 0.0, 0.0);
+    s.regularizers[0].lambda.reset();
+    s.regularization.lambda_max = 1e9;
+    s.regularization.path_factor = 1.01;  // 64 tries stay far above the dirty peak
+    const testing::PipelineRun run = testing::runImagingPipeline(s);
+    QVERIFY2(run.finished(), run.outcome.message.c_str());
+    QVERIFY(run.products->lambda_path.empty());
+    QCOMPARE(run.products->auto_lambda, 1e9 / std::pow(1.01, 63));
+    QVERIFY(!run.products->warnings.empty());
+    QVERIFY(run.products->warnings.back().find("no step reported a fit") != std::string::npos);
+  }
+
   void schemaOneFilesKeepTheirObjective() {
     // A schema-1 file: lambda in the units of chi2 = sum w |r|^2.
     const std::string text =

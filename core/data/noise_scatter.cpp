@@ -14,7 +14,7 @@ namespace {
 constexpr double kLogMin = -12.0;
 constexpr double kLogMax = 12.0;
 constexpr double kBinDex = 0.005;
-const std::size_t kBins = std::size_t((kLogMax - kLogMin) / kBinDex + 0.5);
+const auto kBins = static_cast<std::size_t>(std::lround((kLogMax - kLogMin) / kBinDex));
 
 }  // namespace
 

@@ -125,7 +125,7 @@ void reportNoise(engine::RunContext& ctx, const RunData& data, ImagingProducts& 
                   "the variance the weights claim (from %zu pairs of samples); the normalised "
                   "objective rescales them",
                   data.weight_scale, data.scatter_pairs);
-    out.warnings.push_back(text);
+    out.warnings.emplace_back(text);
     ctx.observer().warning(text);
   } else {
     std::snprintf(text, sizeof text,
@@ -139,7 +139,7 @@ void reportNoise(engine::RunContext& ctx, const RunData& data, ImagingProducts& 
                   "%.0f %% of the rows repeat another row (same baseline and time); they are "
                   "counted once in the image noise",
                   100.0 * data.duplicate_fraction);
-    out.warnings.push_back(text);
+    out.warnings.emplace_back(text);
     ctx.observer().warning(text);
   }
 }

@@ -73,8 +73,7 @@ class TestDiskReconstruction : public QObject {
     s.imaging.cell_arcsec = kCellArcsec;
     s.weighting.scheme = apertura::imaging::WeightingScheme::Briggs;
     s.weighting.robust = 0.5;
-    // The default: L1 with an automatic lambda on the normalised objective.
-    s.regularizers = {{"l1", std::nullopt, false, {}}};
+    // The default regularizers: L1 at normalised lambda 1 (one image-noise threshold).
     s.optimizer.method = apertura::project::OptimizerMethod::Lbfgs;
     s.optimizer.max_iterations = 300;
     s.optimizer.relative_tolerance = 1e-9;

@@ -322,16 +322,18 @@ class TestProjectFile : public QObject {
 
   void overridesApplyAndValidate() {
     ProjectSettings s = defaultProject();
+    s.regularizers.push_back({"tsv", 0.0, false, {}});
     const ProjectSettings o =
         applyOverrides(s,
                        {"imaging.nx=1024", "weighting.scheme=uniform", "imaging.cell_arcsec=0.25",
-                        "regularizers[1].lambda=0.5", "optimizer.time_limit_s=auto",
-                        "data.spectral_windows=[1,3]"},
+                        "regularizers[1].lambda=0.5", "regularizers[0].lambda=auto",
+                        "optimizer.time_limit_s=auto", "data.spectral_windows=[1,3]"},
                        "/tmp");
     QCOMPARE(o.imaging.nx, 1024);
     QCOMPARE(o.weighting.scheme, apertura::imaging::WeightingScheme::Uniform);
     QCOMPARE(*o.imaging.cell_arcsec, 0.25);
     QCOMPARE(o.regularizers[1].lambda, 0.5);
+    QVERIFY(!o.regularizers[0].lambda.has_value());
     QVERIFY(!o.optimizer.time_limit_s.has_value());
     QCOMPARE(o.data.spectral_windows, (std::vector<int>{1, 3}));
     const auto error = [&](const std::string& set) {

@@ -7,10 +7,12 @@
 #include <casacore/tables/Tables/ScalarColumn.h>
 #include <casacore/tables/Tables/Table.h>
 #include <casacore/tables/Tables/TableRecord.h>
+#include <array>
 #include <cmath>
 #include <filesystem>
 
 #include "core/io/casacore_lock.h"
+#include "core/io/row_geometry.h"
 #include "core/util/input_error.h"
 
 namespace apertura {
@@ -140,6 +142,22 @@ void readAntennas(const cc::Table& main, const std::string& path, MsMetadata& m)
   cc::Table ant = subtable(main, path, "ANTENNA");
   m.antennas_listed = static_cast<int>(ant.nrow());
   m.dish_diameters_m.assign(ant.nrow(), 0.0);
+  if (ant.tableDesc().isColumn("POSITION") && ant.nrow() > 1) {
+    try {  // only bounds the rows' UVW (row_geometry.h): a broken column must not stop reading
+      const cc::Array<double> pos = cc::ArrayColumn<double>(ant, "POSITION").getColumn();
+      if (pos.nelements() == 3 * ant.nrow()) {
+        std::vector<std::array<double, 3>> xyz(ant.nrow());
+        auto it = pos.begin();
+        for (auto& p : xyz) {
+          for (double& x : p)
+            x = *it++;
+        }
+        m.max_antenna_separation_m = maxAntennaSeparation(xyz);
+      }
+    } catch (const cc::AipsError&) {
+      m.max_antenna_separation_m = 0.0;
+    }
+  }
   if (!ant.tableDesc().isColumn("DISH_DIAMETER"))
     return;
   cc::ScalarColumn<double> dish(ant, "DISH_DIAMETER");

@@ -22,7 +22,8 @@ struct MsMetadata {
   std::vector<std::vector<Correlation>> correlations;       // per POLARIZATION row
   std::vector<DataDescription> data_descriptions;
   int antennas_listed = 0;
-  std::vector<double> dish_diameters_m;  // per ANTENNA row; 0 when absent
+  std::vector<double> dish_diameters_m;   // per ANTENNA row; 0 when absent
+  double max_antenna_separation_m = 0.0;  // from ANTENNA POSITION; 0 when absent
 };
 
 // Reads FIELD, SPECTRAL_WINDOW, POLARIZATION, DATA_DESCRIPTION, ANTENNA and OBSERVATION of the

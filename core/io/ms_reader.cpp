@@ -16,6 +16,7 @@
 
 #include "core/io/casacore_lock.h"
 #include "core/io/ms_metadata.h"
+#include "core/io/row_geometry.h"
 #include "core/io/stokes_product.h"
 #include "core/util/input_error.h"
 
@@ -76,7 +77,7 @@ class MsReader final : public VisibilitySource {
   }
   std::vector<std::string> warnings() const override {
     std::vector<std::string> w = open_warnings_;
-    for (auto& s : describeCounts(path_, counts_))
+    for (auto& s : describeCounts(path_, counts_, {"column UVW", info_.weight_column}))
       w.push_back(std::move(s));
     return w;
   }
@@ -396,6 +397,9 @@ void MsReader::readChunk(const Group& g, const ChunkRef& ref, VisibilityChunk& c
   const cc::Vector<int> a2 = cc::ScalarColumn<int>(main_, "ANTENNA2").getColumnCells(rows);
   chunk.antenna1.assign(a1.begin(), a1.end());
   chunk.antenna2.assign(a2.begin(), a2.end());
+  ProductCounts counts;
+  screenRowGeometry(chunk.uvw_m.data(), chunk.antenna1.data(), chunk.antenna2.data(), raw_,
+                    uvwLimitMetres(meta_.max_antenna_separation_m), counts);
   chunk.source_rows.assign(rowvec.begin(), rowvec.end());
 
   chunk.field_id = g.field;
@@ -406,7 +410,6 @@ void MsReader::readChunk(const Group& g, const ChunkRef& ref, VisibilityChunk& c
                               f.begin() + static_cast<long>(g.chan0 + g.nchan));
   chunk.visibilities.resize(n * g.nchan);
   chunk.weights.resize(n * g.nchan);
-  ProductCounts counts;
   formProduct(raw_, g.plan, 0, g.nchan, chunk.visibilities.data(), chunk.weights.data(), counts);
   if (!pass_done_)
     counts_ += counts;

@@ -52,8 +52,10 @@ bool usable(cf v, float w, unsigned char flag, ProductCounts& counts) {
     ++counts.non_finite;
     return false;
   }
-  if (w <= 0.0f)
+  if (w <= 0.0f) {
+    counts.negative_weight += w < 0.0f ? 1 : 0;
     return false;
+  }
   if (v.real() == 0.0f && v.imag() == 0.0f) {
     ++counts.zero_with_weight;
     return false;
@@ -79,6 +81,10 @@ ProductCounts& ProductCounts::operator+=(const ProductCounts& o) {
   non_finite += o.non_finite;
   zero_with_weight += o.zero_with_weight;
   single_hand += o.single_hand;
+  negative_weight += o.negative_weight;
+  uvw_non_finite_rows += o.uvw_non_finite_rows;
+  uvw_too_long_rows += o.uvw_too_long_rows;
+  uvw_zero_rows += o.uvw_zero_rows;
   return *this;
 }
 
@@ -146,9 +152,22 @@ void formProduct(const RawVisibilityBlock& raw, const ProductPlan& plan, std::si
   counts.samples += raw.rows * nchan;
 }
 
-std::vector<std::string> describeCounts(const std::string& path, const ProductCounts& counts) {
+std::vector<std::string> describeCounts(const std::string& path, const ProductCounts& counts,
+                                        const CountedColumns& columns) {
   std::vector<std::string> out;
   const std::string prefix = path.empty() ? "" : path + ": ";
+  const auto rows = [&](std::uint64_t n, const std::string& what) {
+    if (n > 0)
+      out.push_back(prefix + std::to_string(n) + " rows with " + what + " were flagged");
+  };
+  rows(counts.uvw_non_finite_rows, "NaN or Inf in " + columns.uvw);
+  rows(counts.uvw_too_long_rows, columns.uvw + " longer than any baseline of the array could be");
+  rows(counts.uvw_zero_rows, columns.uvw + " = (0, 0, 0) between two different antennas");
+  if (counts.negative_weight > 0 && !columns.weight.empty()) {
+    out.push_back(prefix + std::to_string(counts.negative_weight) +
+                  " correlation samples with a negative weight (" + columns.weight +
+                  ") were flagged");
+  }
   if (counts.non_finite > 0) {
     out.push_back(prefix + std::to_string(counts.non_finite) +
                   " correlation samples with NaN or Inf value or weight were flagged");

@@ -54,6 +54,11 @@ struct ProductCounts {
   std::uint64_t non_finite = 0;        // unflagged correlations with NaN/Inf value or weight
   std::uint64_t zero_with_weight = 0;  // unflagged correlations exactly 0 with weight > 0
   std::uint64_t single_hand = 0;       // Stokes I samples formed from one hand only
+  std::uint64_t negative_weight = 0;   // unflagged correlations with a weight below 0
+  // Rows flagged for their geometry (row_geometry.h).
+  std::uint64_t uvw_non_finite_rows = 0;
+  std::uint64_t uvw_too_long_rows = 0;
+  std::uint64_t uvw_zero_rows = 0;
 
   ProductCounts& operator+=(const ProductCounts& o);
 };
@@ -66,7 +71,14 @@ void formProduct(const RawVisibilityBlock& raw, const ProductPlan& plan, std::si
                  std::size_t nchan, std::complex<float>* vis_out, float* weight_out,
                  ProductCounts& counts);
 
+// Where a file keeps what the counters judge, named in the warnings.
+struct CountedColumns {
+  std::string uvw = "UVW";
+  std::string weight = "WEIGHT";  // "" where a negative weight is a flag (AIPS UVFITS)
+};
+
 // Human-readable warnings for the counters (empty when there is nothing to say).
-std::vector<std::string> describeCounts(const std::string& path, const ProductCounts& counts);
+std::vector<std::string> describeCounts(const std::string& path, const ProductCounts& counts,
+                                        const CountedColumns& columns = {});
 
 }  // namespace apertura

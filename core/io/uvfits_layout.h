@@ -54,6 +54,7 @@ struct UvfitsLayout {
   int antennas_listed = 0;  // rows of the AN table (0 without one)
   std::vector<double> dish_diameters_m;
   std::vector<std::string> antenna_names;  // AN table ANNAME, by row (empty without one)
+  double max_antenna_separation_m = 0.0;   // from the AN tables' STABXYZ; 0 without
 
   // AIPS SU table of a multi-source file: the groups' SOURCE parameter is a source's ID. NO.
   struct Source {

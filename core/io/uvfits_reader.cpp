@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 
+#include "core/io/row_geometry.h"
 #include "core/io/stokes_product.h"
 #include "core/io/uvfits_handle.h"
 #include "core/io/uvfits_layout.h"
@@ -46,7 +47,7 @@ class UvfitsReader final : public VisibilitySource {
 
   std::vector<std::string> warnings() const override {
     std::vector<std::string> w = open_warnings_;
-    for (auto& s : describeCounts(info_.path, counts_))
+    for (auto& s : describeCounts(info_.path, counts_, {"random parameters UU, VV, WW", ""}))
       w.push_back(std::move(s));
     return w;
   }
@@ -186,8 +187,6 @@ class UvfitsReader final : public VisibilitySource {
     ProductCounts counts;
     for (std::size_t r = 0; r < n; ++r) {
       const float* d = data_.data() + (skip + r) * ge;
-      const GroupParams& p = params_[skip + r];
-      const bool bad_uvw = !std::isfinite(p.u_m) || !std::isfinite(p.v_m) || !std::isfinite(p.w_m);
       for (std::size_t c = 0; c < nchan_; ++c) {
         for (std::size_t k = 0; k < ncorr; ++k) {
           const std::size_t i = raw_.index(r, c, k);
@@ -195,11 +194,9 @@ class UvfitsReader final : public VisibilitySource {
                          d[layout_.offset(1, k, chan0_ + c, if_index)]};
           raw_.weight[i] =
               layout_.ncomplex == 3 ? d[layout_.offset(2, k, chan0_ + c, if_index)] : 1.0f;
-          raw_.flag[i] = bad_uvw ? 1 : 0;
+          raw_.flag[i] = 0;
         }
       }
-      if (bad_uvw)
-        counts.non_finite += nchan_ * ncorr;
     }
     chunk.field_id = b.field;
     chunk.spectral_window_id = static_cast<int>(if_index);
@@ -215,16 +212,17 @@ class UvfitsReader final : public VisibilitySource {
     const auto& groups = groups_of_field_.at(b.field);
     for (std::size_t r = 0; r < n; ++r) {
       const GroupParams& p = params_[skip + r];
-      const bool ok = std::isfinite(p.u_m) && std::isfinite(p.v_m) && std::isfinite(p.w_m);
       // The imaging convention is the negative of the file's UVW (see VisibilityChunk::uvw_m).
-      chunk.uvw_m[3 * r] = ok ? -p.u_m : 0.0;
-      chunk.uvw_m[3 * r + 1] = ok ? -p.v_m : 0.0;
-      chunk.uvw_m[3 * r + 2] = ok ? -p.w_m : 0.0;
+      chunk.uvw_m[3 * r] = -p.u_m;
+      chunk.uvw_m[3 * r + 1] = -p.v_m;
+      chunk.uvw_m[3 * r + 2] = -p.w_m;
       chunk.time_mjd_s[r] = p.time_mjd_s;
       chunk.antenna1[r] = p.antenna1;
       chunk.antenna2[r] = p.antenna2;
       chunk.source_rows[r] = static_cast<std::uint64_t>(groups[b.begin + piece.lo + r]);
     }
+    screenRowGeometry(chunk.uvw_m.data(), chunk.antenna1.data(), chunk.antenna2.data(), raw_,
+                      uvwLimitMetres(layout_.max_antenna_separation_m), counts);
     chunk.visibilities.resize(n * nchan_);
     chunk.weights.resize(n * nchan_);
     formProduct(raw_, plan_, 0, nchan_, chunk.visibilities.data(), chunk.weights.data(), counts);

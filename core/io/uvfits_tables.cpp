@@ -1,11 +1,13 @@
 #include "core/io/uvfits_tables.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>
 
+#include "core/io/row_geometry.h"
 #include "core/io/uvfits_handle.h"
 #include "core/io/uvfits_layout.h"
 #include "core/util/input_error.h"
@@ -82,6 +84,25 @@ void readFq(UvfitsHandle& f, UvfitsLayout& L, bool& found) {
     L.if_total_bandwidth_hz = current.total_bandwidth_hz;
 }
 
+// STABXYZ (metres, 3 per row), or nothing when the column is absent or unreadable.
+std::vector<std::array<double, 3>> readStationPositions(UvfitsHandle& f, LONGLONG rows) {
+  int status = 0, col = 0;
+  char templ[] = "STABXYZ";
+  std::vector<double> xyz(3 * static_cast<std::size_t>(rows));
+  int anynul = 0, type = 0;
+  long repeat = 0, width = 0;
+  if (rows < 2 || fits_get_colnum(f.get(), CASEINSEN, templ, &col, &status) ||
+      fits_get_coltype(f.get(), col, &type, &repeat, &width, &status) || repeat != 3 ||
+      fits_read_col(f.get(), TDOUBLE, col, 1, 1, 3 * rows, nullptr, xyz.data(), &anynul, &status)) {
+    fits_clear_errmsg();
+    return {};
+  }
+  std::vector<std::array<double, 3>> out(static_cast<std::size_t>(rows));
+  for (std::size_t r = 0; r < out.size(); ++r)
+    out[r] = {xyz[3 * r], xyz[3 * r + 1], xyz[3 * r + 2]};
+  return out;
+}
+
 void readAn(UvfitsHandle& f, UvfitsLayout& L) {
   LONGLONG rows = 0;
   int status = 0;
@@ -98,6 +119,8 @@ void readAn(UvfitsHandle& f, UvfitsLayout& L) {
   fits_clear_errmsg();
   status = 0;
   L.antenna_names = readStrings(f, "ANNAME", rows);
+  L.max_antenna_separation_m =
+      std::max(L.max_antenna_separation_m, maxAntennaSeparation(readStationPositions(f, rows)));
   int col = 0;
   char templ[] = "DIAMETER";
   if (fits_get_colnum(f.get(), CASEINSEN, templ, &col, &status)) {

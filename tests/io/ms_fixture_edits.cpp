@@ -129,4 +129,24 @@ void setSigmas(const std::string& ms, float s) {
     col.put(r, cc::Vector<float>(col.shape(r)(0), s));
 }
 
+void setUvw(const std::string& ms, int row, double u, double v, double w) {
+  cc::Table t = open(ms);
+  cc::ArrayColumn<double> col(t, "UVW");
+  cc::Vector<double> uvw(3);
+  uvw(0) = u;
+  uvw(1) = v;
+  uvw(2) = w;
+  for (cc::rownr_t r = 0; r < t.nrow(); ++r) {
+    if (row < 0 || r == static_cast<cc::rownr_t>(row))
+      col.put(r, uvw);
+  }
+}
+
+void setRowWeight(const std::string& ms, int row, float w) {
+  cc::Table t = open(ms);
+  cc::ArrayColumn<float> col(t, "WEIGHT");
+  const auto r = static_cast<cc::rownr_t>(row);
+  col.put(r, cc::Vector<float>(col.shape(r)(0), w));
+}
+
 }  // namespace apertura::testing

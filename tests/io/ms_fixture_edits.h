@@ -34,5 +34,9 @@ void addWeightSpectrum(const std::string& ms, const std::function<float(int, int
 void setWeights(const std::string& ms, float w);
 // Sets SIGMA of every row and correlation to s.
 void setSigmas(const std::string& ms, float s);
+// Sets UVW of one row, or of every row when row < 0.
+void setUvw(const std::string& ms, int row, double u, double v, double w);
+// Sets WEIGHT of one row (every correlation) to w.
+void setRowWeight(const std::string& ms, int row, float w);
 
 }  // namespace apertura::testing

@@ -3,14 +3,18 @@
 // problem, or a warning for what can still be read. Never a crash.
 #include <QTemporaryDir>
 #include <QtTest>
+#include <cmath>
 #include <fstream>
+#include <limits>
 
 #include "core/io/dataset_summary_reader.h"
 #include "core/io/ms_reader.h"
 #include "core/io/visibility_source_factory.h"
+#include "core/project/project_settings.h"
 #include "core/util/input_error.h"
 #include "tests/io/ms_fixture_edits.h"
 #include "tests/io/read_pass.h"
+#include "tests/support/pipeline_run.h"
 #include "tests/support/test_ms_builder.h"
 
 using namespace apertura;
@@ -128,6 +132,73 @@ class TestMsBadInput : public QObject {
     QVERIFY2(QString::fromStdString(w[0]).contains("flagged.ms: all 64 selected visibilities are "
                                                    "flagged"),
              w[0].c_str());
+  }
+
+  // Rows whose baseline cannot be real are flagged and counted, the rest read as before
+  // (the UVFITS reader shares the screen: test_uvfits_bad_input).
+  void impossibleGeometryAndNegativeWeightsAreFlagged() {
+    const std::string ms = damaged("uvw.ms", [](const std::string& p) {
+      setUvw(p, 0, std::nan(""), 0.0, 0.0);
+      setUvw(p, 1, 1e30, 0.0, 0.0);
+      setUvw(p, 2, 0.0, 0.0, 0.0);
+      setUvw(p, 3, 0.0, -std::numeric_limits<double>::infinity(), 0.0);
+      setRowWeight(p, 4, -2.0f);
+    });
+    auto good = openMeasurementSetReader(good_, ReadOptions{});
+    auto bad = openMeasurementSetReader(ms, ReadOptions{});
+    const PassSums g = readPass(*good, true), b = readPass(*bad, true);
+    QCOMPARE(b.rows, g.rows);
+    std::uint64_t lost = 0;
+    for (std::size_t k = 0; k < g.kept.size(); ++k) {
+      const VisibilityChunk &gc = g.kept[k], &bc = b.kept[k];
+      for (std::size_t r = 0; r < gc.num_rows(); ++r) {
+        const bool damaged_row = bc.source_rows[r] <= 4;
+        for (int i = 0; i < 3; ++i) {
+          QVERIFY(std::isfinite(bc.uvw_m[3 * r + i]));
+          if (!damaged_row || bc.source_rows[r] == 4)
+            QCOMPARE(bc.uvw_m[3 * r + i], gc.uvw_m[3 * r + i]);
+        }
+        for (std::size_t c = 0; c < gc.num_channels(); ++c) {
+          const std::size_t i = r * gc.num_channels() + c;
+          if (damaged_row) {
+            QCOMPARE(bc.weights[i], 0.0f);
+            lost += gc.weights[i] > 0.0f ? 1 : 0;
+          } else {
+            QCOMPARE(bc.weights[i], gc.weights[i]);
+          }
+        }
+      }
+    }
+    QVERIFY(lost > 0);
+    QCOMPARE(b.unflagged, g.unflagged - lost);
+    QString all;
+    for (const auto& w : bad->warnings())
+      all += QString::fromStdString(w) + "\n";
+    QVERIFY2(all.contains("uvw.ms: 2 rows with NaN or Inf in column UVW were flagged"),
+             qPrintable(all));
+    QVERIFY2(all.contains("uvw.ms: 1 rows with column UVW longer than any baseline"),
+             qPrintable(all));
+    QVERIFY2(all.contains("uvw.ms: 1 rows with column UVW = (0, 0, 0) between two different"),
+             qPrintable(all));
+    QVERIFY2(all.contains("correlation samples with a negative weight (WEIGHT) were flagged"),
+             qPrintable(all));
+  }
+
+  // All-zero geometry images nothing: an error naming the file and the column, not a flat map.
+  void allZeroUvwIsAnError() {
+    const std::string ms =
+        damaged("zero_uvw.ms", [](const std::string& p) { setUvw(p, -1, 0.0, 0.0, 0.0); });
+    project::ProjectSettings s = project::defaultProject();
+    s.data.path = ms;
+    s.imaging.nx = s.imaging.ny = 32;
+    s.imaging.cell_arcsec = 1.0;
+    s.optimizer.max_iterations = 1;
+    const PipelineRun run = runImagingPipeline(s);
+    QVERIFY(!run.finished());
+    const QString e = QString::fromStdString(run.outcome.message);
+    QVERIFY2(e.contains("zero_uvw.ms") && e.contains("no visibility is left to image") &&
+                 e.contains("column UVW = (0, 0, 0)"),
+             qPrintable(e));
   }
 
   void selectionMatchingNothing() {

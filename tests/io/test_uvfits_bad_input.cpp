@@ -3,6 +3,7 @@
 // a warning. Then a seeded random-mutation fuzz loop: each mutant must read or throw InputError.
 #include <QTemporaryDir>
 #include <QtTest>
+#include <cmath>
 #include <random>
 
 #include "core/io/dataset_summary_reader.h"
@@ -116,6 +117,49 @@ class TestUvfitsBadInput : public QObject {
     QVERIFY2(QString::fromStdString(w.back()).contains(
                  "flagged.uvfits: all 30 selected visibilities are flagged"),
              w.back().c_str());
+  }
+
+  // The geometry screen the MS reader uses (test_ms_bad_input): NaN, impossible and zero
+  // baselines are flagged and counted (per group and IF); negative weights are AIPS flags.
+  void impossibleGeometryIsFlagged() {
+    UvfitsFixture::Options o;
+    o.impossible_geometry = true;
+    auto good = openUvfitsReader(UvfitsFixture::write(path("good_uvw.uvfits")), ReadOptions{});
+    auto bad = openUvfitsReader(UvfitsFixture::write(path("uvw.uvfits"), o), ReadOptions{});
+    const PassSums g = readPass(*good, true), b = readPass(*bad, true);
+    QCOMPARE(b.rows, g.rows);
+    std::uint64_t lost = 0;
+    for (std::size_t k = 0; k < g.kept.size(); ++k) {
+      const VisibilityChunk &gc = g.kept[k], &bc = b.kept[k];
+      for (std::size_t r = 0; r < gc.num_rows(); ++r) {
+        const bool damaged_row = bc.source_rows[r] <= 2;
+        for (int i = 0; i < 3; ++i) {
+          QVERIFY(std::isfinite(bc.uvw_m[3 * r + i]));
+          if (damaged_row)
+            QCOMPARE(bc.uvw_m[3 * r + i], 0.0);
+        }
+        for (std::size_t c = 0; c < gc.num_channels(); ++c) {
+          const std::size_t i = r * gc.num_channels() + c;
+          if (damaged_row) {
+            QCOMPARE(bc.weights[i], 0.0f);
+            lost += gc.weights[i] > 0.0f ? 1 : 0;
+          } else {
+            QCOMPARE(bc.weights[i], gc.weights[i]);
+          }
+        }
+      }
+    }
+    QVERIFY(lost > 0);
+    QCOMPARE(b.unflagged, g.unflagged - lost);
+    QString all;
+    for (const auto& w : bad->warnings())
+      all += QString::fromStdString(w) + "\n";
+    const char* expected[] = {"uvw.uvfits: 2 rows with NaN or Inf in random parameters UU, VV, WW",
+                              "uvw.uvfits: 2 rows with random parameters UU, VV, WW longer than",
+                              "uvw.uvfits: 2 rows with random parameters UU, VV, WW = (0, 0, 0)"};
+    for (const char* e : expected)
+      QVERIFY2(all.contains(e), qPrintable(all));
+    QVERIFY2(!all.contains("negative weight"), qPrintable(all));
   }
 
   // A few hundred seeded mutations: overwritten bytes (mostly in the header), changed digits in

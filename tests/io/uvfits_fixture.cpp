@@ -215,9 +215,13 @@ std::string UvfitsFixture::write(const std::string& path, const Options& o) {
     param(f, next++, "FREQSEL", 1, 0);
   for (int g = 0; g < kGroups; ++g) {
     std::vector<float> p;
-    p.push_back(static_cast<float>(uMetres(g) / kSpeedOfLight / kUvScale));
-    p.push_back(static_cast<float>(vMetres(g) / kSpeedOfLight / kUvScale));
-    p.push_back(static_cast<float>(wMetres(g) / kSpeedOfLight / kUvScale));
+    double uvw[3] = {uMetres(g), vMetres(g), wMetres(g)};
+    if (o.impossible_geometry && g <= 2) {
+      const double bad[3][3] = {{std::nan(""), uvw[1], uvw[2]}, {1e20, uvw[1], uvw[2]}, {0, 0, 0}};
+      std::copy(bad[g], bad[g] + 3, uvw);
+    }
+    for (double x : uvw)
+      p.push_back(static_cast<float>(x / kSpeedOfLight / kUvScale));
     const int a1 = antenna1(g), a2 = antenna2(g, o);
     if (o.antenna_params) {
       p.push_back(static_cast<float>(a1));

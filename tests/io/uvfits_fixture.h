@@ -30,6 +30,8 @@ struct UvfitsFixture {
     bool with_fq = true;
     bool with_an = true;
     bool all_flagged = false;  // every weight negative
+    // Group 0 has UU = NaN, group 1 UU = 1e20 m, group 2 UU = VV = WW = 0.
+    bool impossible_geometry = false;
     // A SOURCE parameter and an AIPS SU table: groups 0-2 observe ID 3 (kSourceA), groups 3-5
     // ID 7 (kSourceB); the table lists ID 7 first. `unknown_source` makes group 5 ID 5.
     bool multi_source = false;

@@ -57,7 +57,9 @@ CLI::App* addSimulateCommand(CLI::App& app, SimulateOptions& o) {
                   "Output: a Measurement Set, or UVFITS when the name ends in .uvfits, .uvf, "
                   ".fits or .fit")
       ->required();
-  cmd->add_flag("--overwrite", o.overwrite, "Replace an existing output");
+  cmd->add_flag("--overwrite", o.overwrite,
+                "Replace an existing output of the same kind (a Measurement Set, or a FITS "
+                "file for .uvfits); any other file or folder of that name is refused");
   cmd->add_option("--like", o.like.like,
                   "Use the coverage of this Measurement Set: its rows, uvw, flags, weights and "
                   "subtables, with DATA replaced by the --image sky plus noise");

@@ -4,6 +4,7 @@
 #include <random>
 
 #include "core/util/input_error.h"
+#include "core/util/replaceable_output.h"
 
 namespace apertura {
 namespace {
@@ -31,6 +32,7 @@ void writeIntoCopy(const std::string& input, const std::string& output, bool rep
   }
   if (exists && fs::equivalent(out, input, ec))
     throw InputError(out.string(), "is the input itself; give another output");
+  requireReplaceableMeasurementSet(out.string());
   const fs::path tmp = temporarySibling(out);
   try {
     fs::copy(input, tmp, fs::copy_options::recursive);

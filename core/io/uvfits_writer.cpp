@@ -12,6 +12,7 @@
 #include "core/io/fits_cfitsio.h"
 #include "core/util/atomic_file.h"
 #include "core/util/input_error.h"
+#include "core/util/replaceable_output.h"
 #include "core/util/sky_format.h"
 
 namespace apertura {
@@ -352,6 +353,7 @@ UvfitsWriter::UvfitsWriter(const std::string& path, const MsLayout& layout,
     throw InputError(path, "already exists (use --overwrite to replace it)");
   if (fs::is_directory(path, ec))
     throw InputError(path, "is a directory; a UVFITS file cannot replace it");
+  requireReplaceableFits(path);
   m.nif = layout.spectral_windows.size();
   m.nchan = layout.spectral_windows.front().channel_frequencies_hz.size();
   m.group_elements = 3 * kCorrelations * m.nchan * m.nif;

@@ -102,6 +102,18 @@ DemoDatasetInfo ensureDemo(const std::string& dir) {
   if (isComplete(dir))
     return info;
   std::error_code ec;
+  const bool existed = fs::exists(fs::symlink_status(dir, ec));
+  if (existed) {
+    // The folder may be the user's: only an empty one, or one holding an (outdated or partial)
+    // demo of ours, receives the demo, and only the demo's own entries are replaced in it.
+    if (!fs::is_directory(dir, ec))
+      throw InputError(dir, "exists and is not a folder; give a folder for the demo");
+    if (!fs::exists(dir + "/" + kMarker, ec) && !fs::is_empty(dir, ec)) {
+      throw InputError(dir,
+                       "is a folder with other files and no Apertura demo in it; refusing "
+                       "to write the demo there (give an empty or a new folder)");
+    }
+  }
   const fs::path parent = fs::absolute(fs::path(dir)).parent_path();
   fs::create_directories(parent, ec);
   if (ec)
@@ -110,9 +122,17 @@ DemoDatasetInfo ensureDemo(const std::string& dir) {
   try {
     fs::create_directory(tmp);
     build(tmp);
-    if (fs::exists(dir))
-      fs::remove_all(dir);  // an incomplete or outdated demo
-    fs::rename(tmp, dir);
+    if (!existed) {
+      fs::rename(tmp, dir);
+    } else {
+      // The marker goes last: an interrupted update leaves no folder that claims to be complete.
+      fs::remove(dir + "/" + kMarker);
+      for (const char* entry : {"demo.ms", "demo_true_sky.fits", kMarker}) {
+        fs::remove_all(dir + "/" + entry);
+        fs::rename(tmp + "/" + entry, dir + "/" + entry);
+      }
+      fs::remove(tmp);
+    }
   } catch (const fs::filesystem_error& e) {
     fs::remove_all(tmp, ec);
     throw InputError(dir, std::string("cannot create the demo: ") + e.what());

@@ -5,6 +5,7 @@
 #include "core/io/uvfits_writer.h"
 #include "core/util/atomic_file.h"
 #include "core/util/input_error.h"
+#include "core/util/replaceable_output.h"
 
 namespace apertura::sim {
 namespace {
@@ -20,6 +21,7 @@ class AtomicDirectory {
     if (fs::exists(final_, ec) && !overwrite) {
       throw InputError(final_, "already exists (use --overwrite to replace it)");
     }
+    requireReplaceableMeasurementSet(final_);
     const fs::path dir = fs::path(final_).parent_path();
     if (!dir.empty() && !fs::is_directory(dir, ec)) {
       throw InputError(final_, "cannot create the Measurement Set: the directory " + dir.string() +

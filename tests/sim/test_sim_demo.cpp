@@ -1,6 +1,6 @@
 // The built-in demo: deterministic (two builds give identical DATA), complete (all parts and
-// the marker), not rebuilt when complete, rebuilt when half-written, and its true-sky image
-// carries the model flux.
+// the marker), not rebuilt when complete, rebuilt when outdated, never written into (or over)
+// a folder of someone else's files, and its true-sky image carries the model flux.
 #include <casacore/casa/Arrays/Array.h>
 #include <casacore/ms/MeasurementSets/MSColumns.h>
 #include <casacore/ms/MeasurementSets/MeasurementSet.h>
@@ -12,6 +12,7 @@
 #include "core/io/fits_image_io.h"
 #include "core/io/ms_summary.h"
 #include "core/sim/demo_dataset.h"
+#include "core/util/input_error.h"
 
 using namespace apertura;
 namespace cc = casacore;
@@ -63,14 +64,44 @@ class TestSimDemo : public QObject {
     QVERIFY(fs::last_write_time(a + "/COMPLETE") == stamp);
   }
 
-  void halfWrittenDemoIsRebuilt() {
-    const std::string d = dir_.path().toStdString() + "/half/demo";
+  // An outdated demo of ours is rebuilt in place; files the user put beside it stay.
+  void outdatedDemoIsRebuiltAndUserFilesStay() {
+    const std::string d = dir_.path().toStdString() + "/old/demo";
     fs::create_directories(d + "/demo.ms");
     std::ofstream(d + "/demo.ms/junk") << "partial";
+    std::ofstream(d + "/COMPLETE") << "apertura-demo 0\n";
+    std::ofstream(d + "/notes.txt") << "mine";
     const DemoDatasetInfo info = ensureDemo(d);
     QVERIFY(info.created);
     QVERIFY(!fs::exists(d + "/demo.ms/junk"));
     QCOMPARE(summarizeMeasurementSet(info.ms_path).rows, std::uint64_t(47616));
+    QVERIFY(fs::exists(d + "/notes.txt"));
+    QVERIFY(!ensureDemo(d).created);
+    for (const auto& e : fs::directory_iterator(fs::path(d).parent_path()))
+      QVERIFY2(e.path().filename() == "demo", e.path().c_str());  // no temporary left
+  }
+
+  // A folder of someone else's files is never emptied (it once was: issue #33).
+  void foreignFolderIsRefusedUntouched() {
+    const std::string d = dir_.path().toStdString() + "/mine";
+    fs::create_directories(d + "/sub");
+    std::ofstream(d + "/thesis.tex") << "years of work";
+    std::ofstream(d + "/sub/data.csv") << "1,2";
+    try {
+      ensureDemo(d);
+      QFAIL("expected an InputError");
+    } catch (const InputError& e) {
+      QVERIFY2(QString(e.what()).contains("mine: is a folder with other files and no Apertura "
+                                          "demo in it"),
+               e.what());
+    }
+    QVERIFY(fs::exists(d + "/thesis.tex") && fs::exists(d + "/sub/data.csv"));
+    QVERIFY(!fs::exists(d + "/demo.ms"));
+    std::ofstream(dir_.path().toStdString() + "/file") << "x";
+    QVERIFY_THROWS_EXCEPTION(InputError, ensureDemo(dir_.path().toStdString() + "/file"));
+    // An empty folder is fine.
+    fs::create_directories(dir_.path().toStdString() + "/empty");
+    QVERIFY(ensureDemo(dir_.path().toStdString() + "/empty").created);
   }
 
  private:

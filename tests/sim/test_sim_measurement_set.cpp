@@ -10,6 +10,7 @@
 #include <QtTest>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 
 #include "core/sim/predict.h"
 #include "core/sim/simulator.h"
@@ -187,6 +188,25 @@ class TestSimMeasurementSet : public QObject {
       QVERIFY(QString(e.what()).contains("already exists"));
     }
     simulateMeasurementSet(sky, layout, smallObservation(), path, true);
+    // --overwrite replaces a Measurement Set only, never a folder or file that merely has the
+    // name (a folder of anything was once deleted: issue #33).
+    const std::string folder = dir_.path().toStdString() + "/results.ms";
+    std::filesystem::create_directories(folder + "/sub");
+    std::ofstream(folder + "/sub/notes.txt") << "mine";
+    const std::string file = dir_.path().toStdString() + "/plain.ms";
+    std::ofstream(file) << "mine";
+    for (const std::string& p : {folder, file}) {
+      try {
+        simulateMeasurementSet(sky, layout, smallObservation(), p, true);
+        QFAIL("expected an InputError");
+      } catch (const InputError& e) {
+        QVERIFY2(QString(e.what()).contains("exists and is not a Measurement Set; refusing to "
+                                            "replace it"),
+                 e.what());
+      }
+    }
+    QVERIFY(std::filesystem::exists(folder + "/sub/notes.txt"));
+    QVERIFY(std::filesystem::is_regular_file(file));
     for (const auto& entry : std::filesystem::directory_iterator(dir_.path().toStdString())) {
       QVERIFY2(entry.path().string().find(".tmp-") == std::string::npos, entry.path().c_str());
     }

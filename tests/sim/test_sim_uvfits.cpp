@@ -4,6 +4,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 #include <cmath>
+#include <fstream>
 #include <map>
 #include <tuple>
 
@@ -208,6 +209,16 @@ class TestSimUvfits : public QObject {
     }
     QCOMPARE(QFileInfo(QString::fromStdString(path)).size(), size);
     simulateObservation(sky(), layout, observation(), path, OutputFormat::Uvfits, true);
+    // Overwrite replaces FITS files only: a user's file of the same name stays.
+    const std::string text = dir.filePath("notes.uvfits").toStdString();
+    std::ofstream(text) << "not FITS";
+    try {
+      simulateObservation(sky(), layout, observation(), text, OutputFormat::Uvfits, true);
+      QFAIL("a file that is not FITS was overwritten");
+    } catch (const InputError& e) {
+      QVERIFY2(QString(e.what()).contains("exists and is not a FITS file"), e.what());
+    }
+    QCOMPARE(QFileInfo(QString::fromStdString(text)).size(), qint64(8));
   }
 };
 

@@ -1,0 +1,23 @@
+#pragma once
+
+#include <string>
+
+namespace apertura {
+
+// Apertura replaces an existing output only when it is what Apertura writes there: a user's
+// folder or file that merely has the same name is never deleted.
+
+// A casacore table directory whose table.info says "Type = Measurement Set".
+bool isMeasurementSetDirectory(const std::string& path);
+
+// A regular file that starts with a FITS primary header ("SIMPLE  =").
+bool isFitsFile(const std::string& path);
+
+// Throws InputError naming `path` unless it is absent or a Measurement Set (what --overwrite may
+// replace with a new Measurement Set).
+void requireReplaceableMeasurementSet(const std::string& path);
+
+// Throws InputError naming `path` unless it is absent or a FITS file (e.g. a UVFITS file).
+void requireReplaceableFits(const std::string& path);
+
+}  // namespace apertura

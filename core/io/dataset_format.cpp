@@ -20,6 +20,11 @@ DatasetFormat detectDatasetFormat(const std::string& path) {
     }
     return DatasetFormat::kMeasurementSet;
   }
+  if (!fs::is_regular_file(path, ec)) {  // reading a FIFO or a device would block or never end
+    throw InputError(path,
+                     "is not a regular file (a FIFO, device or socket); expected a "
+                     "Measurement Set directory or a UVFITS file");
+  }
   char head[9] = {0};
   std::ifstream in(path, std::ios::binary);
   in.read(head, sizeof head);

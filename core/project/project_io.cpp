@@ -1,3 +1,4 @@
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -25,10 +26,27 @@ void saveProject(const ProjectSettings& settings, const std::string& path) {
 }
 
 ProjectSettings loadProject(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    throw InputError(path, fs::exists(path) ? "cannot be read" : "no such file or directory");
+  // A FIFO would block and /dev/zero would fill the memory: only plain files of project size.
+  constexpr std::uintmax_t kMaxProjectBytes = 16u << 20;
+  std::error_code ec;
+  const fs::file_status st = fs::status(path, ec);
+  if (!fs::exists(st))
+    throw InputError(path, "no such file or directory");
+  if (!fs::is_regular_file(st)) {
+    throw InputError(path, fs::is_directory(st)
+                               ? "is a folder; expected a project file (.apertura)"
+                               : "is not a regular file (a FIFO, device or socket); expected a "
+                                 "project file (.apertura)");
   }
+  if (fs::file_size(path, ec) > kMaxProjectBytes) {
+    throw InputError(path,
+                     "is larger than 16 MiB; a project file is a few kilobytes of JSON "
+                     "(is this a data set? open it with File > Open data, or put its "
+                     "path in data.path)");
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    throw InputError(path, "cannot be read");
   std::ostringstream text;
   text << in.rdbuf();
   const std::string base = fs::absolute(path).parent_path().string();

@@ -1,7 +1,9 @@
 // JSON mapping of ProjectSettings. Reading goes through ObjectReader, which knows the path of
 // every field it reads (for error messages) and rejects keys nobody asked for (typos must not be
 // silently ignored).
+#include <cstdint>
 #include <filesystem>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -80,6 +82,17 @@ class ObjectReader {
   }
 
   template <typename T>
+  static bool fitsIn(const json& v) {
+    if (v.is_number_unsigned())
+      return v.get<std::uint64_t>() <= static_cast<std::uint64_t>(std::numeric_limits<T>::max());
+    const auto x = v.get<std::int64_t>();
+    if constexpr (std::is_unsigned_v<T>)
+      return x >= 0 && static_cast<std::uint64_t>(x) <= std::numeric_limits<T>::max();
+    else
+      return x >= std::numeric_limits<T>::min() && x <= std::numeric_limits<T>::max();
+  }
+
+  template <typename T>
   T convert(const json& v, const std::string& at) const {
     if constexpr (std::is_same_v<T, bool>) {
       if (!v.is_boolean())
@@ -88,8 +101,14 @@ class ObjectReader {
       if (!v.is_number_integer())
         fail(at, std::string("expected an integer, got ") + typeName(v));
       if constexpr (std::is_unsigned_v<T>) {
-        if (v.get<long long>() < 0)
+        if (!v.is_number_unsigned() && v.get<std::int64_t>() < 0)
           fail(at, "expected a non-negative integer");
+      }
+      // Range-checked as 64-bit values before narrowing: 4294967424 must not become 128.
+      if (!fitsIn<T>(v)) {
+        fail(at, "the integer " + v.dump() + " is out of range (" +
+                     std::to_string(std::numeric_limits<T>::min()) + " to " +
+                     std::to_string(std::numeric_limits<T>::max()) + ")");
       }
     } else if constexpr (std::is_floating_point_v<T>) {
       if (!v.is_number())

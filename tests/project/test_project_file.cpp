@@ -6,9 +6,13 @@
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include <sys/stat.h>
+
+#include "core/io/dataset_format.h"
 #include "core/project/project_file.h"
 #include "core/project/project_overrides.h"
 #include "core/util/input_error.h"
@@ -320,6 +324,39 @@ class TestProjectFile : public QObject {
                              saveProject(defaultProject(), "/nonexistent/dir/p.apertura"));
   }
 
+  // A FIFO blocked `info` forever and /dev/zero filled the memory (issue #33): refused at once.
+  void nonRegularFilesAreRefused() {
+    QTemporaryDir dir;
+    const std::string fifo = dir.filePath("pipe").toStdString();
+    QCOMPARE(::mkfifo(fifo.c_str(), 0600), 0);
+    const auto loadError = [](const std::string& p) {
+      try {
+        loadProject(p);
+      } catch (const InputError& e) {
+        return QString::fromStdString(e.what());
+      }
+      return QString();
+    };
+    QVERIFY2(loadError(fifo).contains("pipe: is not a regular file"), qPrintable(loadError(fifo)));
+    QVERIFY2(loadError("/dev/zero").contains("/dev/zero: is not a regular file"),
+             qPrintable(loadError("/dev/zero")));
+    QVERIFY2(loadError(dir.path().toStdString()).contains("is a folder"),
+             qPrintable(loadError(dir.path().toStdString())));
+    const std::string big = dir.filePath("big.apertura").toStdString();
+    std::ofstream(big) << "{}";
+    std::filesystem::resize_file(big, (16u << 20) + 1);
+    QVERIFY2(loadError(big).contains("big.apertura: is larger than 16 MiB"),
+             qPrintable(loadError(big)));
+    for (const std::string& p : {fifo, std::string("/dev/zero")}) {
+      try {
+        detectDatasetFormat(p);
+        QFAIL("expected an InputError");
+      } catch (const InputError& e) {
+        QVERIFY2(QString(e.what()).contains("is not a regular file"), e.what());
+      }
+    }
+  }
+
   void overridesApplyAndValidate() {
     ProjectSettings s = defaultProject();
     s.regularizers.push_back({"tsv", 0.0, false, {}});
@@ -350,6 +387,15 @@ class TestProjectFile : public QObject {
     QVERIFY(error("regularizers[7].lambda=1").contains("index 7 is past the end"));
     QVERIFY(error("weighting.robust=5").contains("weighting.robust: must lie in [-2, 2]"));
     QVERIFY(error("nonsense").contains("expected key=value"));
+    // 64-bit values are range-checked before narrowing (they once wrapped: 2^32 + 128 -> 128).
+    QVERIFY2(error("imaging.nx=4294967424")
+                 .contains("imaging.nx: the integer 4294967424 is out "
+                           "of range (-2147483648 to 2147483647)"),
+             qPrintable(error("imaging.nx=4294967424")));
+    QVERIFY2(error("optimizer.max_iterations=4294967297")
+                 .contains("optimizer.max_iterations: the integer 4294967297 is out of range"),
+             qPrintable(error("optimizer.max_iterations=4294967297")));
+    QVERIFY(error("imaging.nx=-9223372036854775807").contains("imaging.nx: the integer"));
   }
 };
 

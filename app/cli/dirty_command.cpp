@@ -13,6 +13,7 @@
 #include "core/io/selection.h"
 #include "core/io/visibility_source_factory.h"
 #include "core/util/input_error.h"
+#include "core/util/output_probe.h"
 
 namespace apertura::cli {
 
@@ -136,6 +137,7 @@ void imageAndWrite(const std::vector<const VisibilityChunk*>& chunks,
 int runDirty(const DirtyOptions& o) {
   if (o.size % 2)
     throw InputError("--size", "the image size must be even");
+  requireWritablePrefix(o.output_prefix, "--output");
   ReadOptions read;
   read.selection = selectionOf(o);
   auto source = openVisibilitySource(o.data, read);
@@ -145,6 +147,20 @@ int runDirty(const DirtyOptions& o) {
     chunks.push_back(chunk);
   if (chunks.empty())
     throw InputError(o.data, "no visibilities match the selection");
+  std::string why;
+  for (const std::string& w : source->warnings()) {
+    std::cerr << "warning: " << w << "\n";
+    why += "; " + w;
+  }
+  const bool any = std::any_of(chunks.begin(), chunks.end(), [](const VisibilityChunk& c) {
+    return std::any_of(c.weights.begin(), c.weights.end(), [](float w) { return w > 0.0f; });
+  });
+  if (!any) {
+    throw InputError(o.data,
+                     "no visibility is left to image: every selected sample is flagged "
+                     "or has zero weight" +
+                         why);
+  }
   if (o.field < 0) {
     // A mosaic's pointings must not be imaged as one: keep the first field that has data.
     const int first = chunks.front().field_id;

@@ -77,13 +77,31 @@ void writeSkyKeywords(KeyWriter& w, const FitsImage& img) {
   w.key("CUNIT2", std::string("deg"), "");
 }
 
+FilePtr openForReading(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec))
+    throw InputError(path, "no such file or directory");
+  if (!std::filesystem::is_regular_file(path, ec))
+    throw InputError(path, "is not a regular file; expected a FITS image");
+  fitsfile* raw = nullptr;
+  int status = 0;
+  fits_open_diskfile(&raw, path.c_str(), READONLY, &status);
+  if (status != 0 || raw == nullptr) {
+    const std::string text = errorText(status);
+    fits_clear_errmsg();
+    throw InputError(path, "not a readable FITS file (" + text + ")");
+  }
+  return FilePtr(raw);
+}
+
 void writeAtomically(const std::string& path,
                      const std::function<void(fitsfile*, KeyWriter&)>& fill) {
   const std::string tmp = temporarySiblingPath(path);
   try {
     fitsfile* raw = nullptr;
     int status = 0;
-    fits_create_file(&raw, ("!" + tmp).c_str(), &status);
+    // The disk-file variant takes the name literally: '(', '[' or '!' in a folder name are legal.
+    fits_create_diskfile(&raw, tmp.c_str(), &status);
     if (status != 0)
       throw InputError(path, "cannot create FITS file: " + errorText(status));
     FilePtr f(raw);

@@ -22,6 +22,11 @@ struct Closer {
 };
 using FilePtr = std::unique_ptr<fitsfile, Closer>;
 
+// Opens an existing FITS file read-only, taking the name literally (no cfitsio extended syntax,
+// so '(' or '[' in a name are fine). InputError naming the path when it is missing, not a
+// regular file, or not FITS.
+FilePtr openForReading(const std::string& path);
+
 // Writes keywords and HISTORY cards into the current HDU; any cfitsio error becomes an
 // InputError naming the user's file (not the temporary one) and what was being written. A null
 // comment writes none (and keeps the comment of a keyword that is already there).

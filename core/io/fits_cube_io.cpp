@@ -122,15 +122,9 @@ void writeFitsCube(const std::string& path, const FitsCube& c, FitsPixelType typ
 }
 
 FitsCube readFitsCube(const std::string& path) {
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec))
-    throw InputError(path, "no such file or directory");
-  fitsfile* raw = nullptr;
+  fits::FilePtr f = fits::openForReading(path);
+  fitsfile* raw = f.get();
   int status = 0;
-  fits_open_file(&raw, path.c_str(), READONLY, &status);
-  if (status != 0)
-    throw InputError(path, "not a readable FITS file: " + fits::errorText(status));
-  fits::FilePtr f(raw);
   int naxis = 0;
   long naxes[4] = {1, 1, 1, 1};
   fits_get_img_dim(raw, &naxis, &status);

@@ -83,18 +83,21 @@ std::optional<double> readDouble(fitsfile* f, const char* key) {
 }  // namespace
 
 FitsImage readFitsImage(const std::string& path) {
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec))
-    throw InputError(path, "no such file or directory");
-  fitsfile* raw = nullptr;
-  int status = 0;
-  fits_open_image(&raw, path.c_str(), READONLY, &status);
-  if (status != 0)
-    throw InputError(path, "not a readable FITS image: " + fits::errorText(status));
-  fits::FilePtr f(raw);
-  int naxis = 0;
+  fits::FilePtr f = fits::openForReading(path);
+  fitsfile* raw = f.get();
+  int status = 0, naxis = 0;
   long naxes[8] = {1, 1, 1, 1, 1, 1, 1, 1};
   fits_get_img_dim(raw, &naxis, &status);
+  // An empty primary HDU: the image is the first image extension (as fits_open_image finds it).
+  int hdu_type = IMAGE_HDU;
+  while (status == 0 && naxis == 0 && fits_movrel_hdu(raw, 1, &hdu_type, &status) == 0) {
+    if (hdu_type == IMAGE_HDU)
+      fits_get_img_dim(raw, &naxis, &status);
+  }
+  if (status != 0) {
+    fits_clear_errmsg();
+    throw InputError(path, "no image HDU found");
+  }
   if (naxis < 2 || naxis > 8)
     throw InputError(path, "NAXIS must be 2 to 8 for a sky image");
   fits_get_img_size(raw, naxis, naxes, &status);

@@ -14,16 +14,7 @@ namespace apertura {
 namespace {
 
 fits::FilePtr openFits(const std::string& path) {
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec))
-    throw InputError(path, "no such file or directory");
-  fitsfile* raw = nullptr;
-  int status = 0;
-  fits_open_file(&raw, path.c_str(), READONLY, &status);
-  if (status != 0 || raw == nullptr)
-    throw InputError(path,
-                     "not a readable FITS file (cfitsio status " + std::to_string(status) + ")");
-  return fits::FilePtr(raw);
+  return fits::openForReading(path);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include "core/pipeline/cube_stages.h"
 #include "core/pipeline/pipeline_stages.h"
 #include "core/pipeline/regularizer_factory.h"
+#include "core/util/output_probe.h"
 
 namespace apertura::pipeline {
 namespace {
@@ -46,6 +47,8 @@ engine::Pipeline makeImagingPipeline(std::shared_ptr<ImagingProducts> products,
     };
     const bool cube = ctx.settings().imaging.spectral_mode == project::SpectralMode::Cube;
     ctx.stage("read", together([&] {
+                if (comm.rank() == 0 && !ctx.settings().output.prefix.empty())
+                  requireWritablePrefix(ctx.settings().output.prefix, "output.prefix");
                 if (cube)
                   checkCubeSupported(ctx.settings(), comm);
                 readStage(ctx, data, *products);

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <mutex>
 
+#include <unistd.h>
+
 #include <casacore/tables/Tables/ArrayColumn.h>
 #include <casacore/tables/Tables/Table.h>
 
@@ -190,6 +192,41 @@ class TestImagingPipeline : public QObject {
     const int eager = iterations(1), patient = iterations(3);
     QVERIFY2(eager > 0 && eager < 150, qPrintable(QString::number(eager)));
     QVERIFY2(patient >= eager + 2, qPrintable(QString("%1 vs %2").arg(patient).arg(eager)));
+  }
+
+  // Any legal folder name works (cfitsio once parsed '(' and '[' in names), and an output folder
+  // that cannot be written is an error before the data are read, not after the computing.
+  void outputLocationIsCheckedFirstAndTakenLiterally() {
+    project::ProjectSettings s;
+    s.data.path = ms_;
+    s.imaging.nx = s.imaging.ny = 32;
+    s.imaging.cell_arcsec = kCellArcsec;
+    s.optimizer.max_iterations = 2;
+    const std::string odd = dir_.path().toStdString() + "/a (copy) [2]";
+    QVERIFY(QDir().mkpath(QString::fromStdString(odd)));
+    s.output.prefix = odd + "/run";
+    testing::PipelineRun run = testing::runImagingPipeline(s);
+    QVERIFY2(run.finished(), run.outcome.message.c_str());
+    QCOMPARE(readFitsImage(s.output.prefix + "-restored.fits").nx, 32);
+    QVERIFY(QFileInfo::exists(QString::fromStdString(s.output.prefix + "-model.fits")));
+
+    s.output.prefix = dir_.path().toStdString() + "/missing/run";
+    auto observer = std::make_shared<CountingObserver>();
+    run = testing::runImagingPipeline(s, observer);
+    QVERIFY(!run.finished());
+    QVERIFY2(run.outcome.message.find("output.prefix: the output folder") != std::string::npos &&
+                 run.outcome.message.find("missing does not exist") != std::string::npos,
+             run.outcome.message.c_str());
+    QVERIFY(observer->chi2.empty());
+    if (::geteuid() != 0) {  // root writes anywhere
+      const QString ro = dir_.path() + "/read-only";
+      QVERIFY(QDir().mkpath(ro));
+      QFile::setPermissions(ro, QFileDevice::ReadOwner | QFileDevice::ExeOwner);
+      s.output.prefix = ro.toStdString() + "/run";
+      run = testing::runImagingPipeline(s);
+      QVERIFY2(run.outcome.message.find("output.prefix: cannot write in") != std::string::npos,
+               run.outcome.message.c_str());
+    }
   }
 
   void cancelStopsTheOptimizer() {

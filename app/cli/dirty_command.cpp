@@ -8,6 +8,7 @@
 #include <map>
 #include <sstream>
 
+#include "core/engine/interrupt.h"
 #include "core/imaging/dirty_mapper.h"
 #include "core/io/fits_image_io.h"
 #include "core/io/selection.h"
@@ -143,8 +144,10 @@ int runDirty(const DirtyOptions& o) {
   auto source = openVisibilitySource(o.data, read);
   std::vector<VisibilityChunk> chunks;
   VisibilityChunk chunk;
-  while (source->next(chunk))
+  while (source->next(chunk)) {
+    engine::throwIfInterrupted();
     chunks.push_back(chunk);
+  }
   if (chunks.empty())
     throw InputError(o.data, "no visibilities match the selection");
   std::string why;

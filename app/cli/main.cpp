@@ -1,6 +1,7 @@
 // apertura-cli: the headless front end. Everything the GUI can do goes through core, so it can be
 // done here too.
 #include <CLI/CLI.hpp>
+#include <csignal>
 #include <exception>
 #include <iostream>
 
@@ -11,6 +12,8 @@
 #include "app/cli/plugins_command.h"
 #include "app/cli/run_command.h"
 #include "app/cli/simulate_command.h"
+#include "core/engine/interrupt.h"
+#include "core/util/cancellation.h"
 #include "core/version.h"
 
 namespace {
@@ -40,6 +43,9 @@ int run(int argc, char** argv) {
 
   CLI11_PARSE(app, argc, argv);
 
+  // SIGINT and SIGTERM (what batch schedulers send) stop every command cooperatively, so
+  // temporary Measurement Sets, spill and FITS files are removed on the way out.
+  apertura::engine::installInterruptHandlers();
   if (*info_cmd)
     return apertura::cli::runInfo(info);
   if (*simulate_cmd)
@@ -62,6 +68,10 @@ int run(int argc, char** argv) {
 int main(int argc, char** argv) {
   try {
     return run(argc, argv);
+  } catch (const apertura::OperationCancelled&) {
+    const int sig = apertura::engine::interruptSignal();
+    std::cerr << "apertura-cli: interrupted; temporary files removed\n";
+    return 128 + (sig > 0 ? sig : SIGINT);
   } catch (const std::exception& e) {
     std::cerr << "apertura-cli: error: " << e.what() << "\n";
   } catch (...) {

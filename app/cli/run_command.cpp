@@ -1,8 +1,6 @@
 #include "app/cli/run_command.h"
 
 #include <CLI/CLI.hpp>
-#include <atomic>
-#include <csignal>
 #include <filesystem>
 #include <iostream>
 #include <thread>
@@ -10,6 +8,7 @@
 #include "app/cli/console_observer.h"
 #include "app/cli/snapshot_writer.h"
 #include "core/engine/engine.h"
+#include "core/engine/interrupt.h"
 #ifdef APERTURA_HAVE_MPI
 #include "core/engine/mpi_communicator.h"
 #include "core/engine/mpi_session.h"
@@ -21,15 +20,7 @@
 #include "core/util/input_error.h"
 
 namespace apertura::cli {
-namespace {
-
-std::atomic<bool> g_interrupted{false};
-
-extern "C" void onInterrupt(int /*signal*/) {
-  g_interrupted.store(true);
-}
-
-}  // namespace
+namespace {}  // namespace
 
 CLI::App* addRunCommand(CLI::App& app, RunOptions& options) {
   auto* cmd = app.add_subcommand(
@@ -47,7 +38,7 @@ CLI::App* addRunCommand(CLI::App& app, RunOptions& options) {
                 "number of ranks (costs one FFT per chunk per pass)");
   // Every key of the project file, from core's field tables (what --set accepts).
   cmd->footer(
-      "Exit status: 0 finished, 2 bad input, 3 failed, 130 cancelled (SIGINT).\n\n"
+      "Exit status: 0 finished, 2 bad input, 3 failed, 130 cancelled (SIGINT), 143 (SIGTERM).\n\n"
       "Project file keys (KEY = default (accepted), for --set KEY=VALUE):\n" +
       project::projectReferenceText());
   return cmd;
@@ -114,17 +105,16 @@ int runProject(const RunOptions& options) {
              : std::make_shared<engine::RunObserver>();
   auto products = std::make_shared<pipeline::ImagingProducts>();
   engine::Engine engine;
-  g_interrupted = false;
-  void (*previous)(int) = distributed ? nullptr : std::signal(SIGINT, onInterrupt);
+  // The handlers (main.cpp, or the MPI session) set a flag; a distributed run polls it at its
+  // checkpoints on every rank, a single process cancels the engine from here.
+  engine::clearInterrupt();
   engine.start(settings, pipeline::makeImagingPipeline(products, *comm), run_observer);
   while (engine.running()) {
-    if (g_interrupted.load())
+    if (!distributed && engine::interruptRequested())
       engine.cancel();
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
   const engine::RunOutcome outcome = engine.wait();
-  if (!distributed)
-    std::signal(SIGINT, previous);
 
   switch (outcome.state) {
     case engine::RunState::Finished: {
@@ -148,7 +138,11 @@ int runProject(const RunOptions& options) {
     case engine::RunState::Cancelled:
       if (speaks)
         observer->event("cancelled", "cancelled");
-      return kRunCancelled;
+      // 130 for SIGINT, 143 for SIGTERM: the shell's convention for a command a signal ended.
+      {
+        const int sig = engine::interruptSignal();
+        return sig > 0 ? 128 + sig : kRunCancelled;
+      }
     default: {
       // Bad input found while running (unreadable data, bad selection) is still bad input.
       bool input_error = false;

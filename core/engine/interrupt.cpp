@@ -4,6 +4,8 @@
 #include <csignal>
 #include <initializer_list>
 
+#include "core/util/cancellation.h"
+
 namespace apertura::engine {
 namespace {
 
@@ -18,7 +20,7 @@ static_assert(std::atomic<int>::is_always_lock_free, "the interrupt flag must be
 // clash with a program's own handler.
 extern "C" {
 static void aperturaOnInterrupt(int sig) {
-  if (g_interrupt.exchange(1) != 0) {
+  if (g_interrupt.exchange(sig) != 0) {
     std::signal(sig, SIG_DFL);
     std::raise(sig);
   }
@@ -33,8 +35,15 @@ void installInterruptHandlers() {
 bool interruptRequested() {
   return g_interrupt.load() != 0;
 }
+int interruptSignal() {
+  return g_interrupt.load();
+}
+void throwIfInterrupted() {
+  if (interruptRequested())
+    throw OperationCancelled();
+}
 void requestInterrupt() {
-  g_interrupt.store(1);
+  g_interrupt.store(SIGINT);
 }
 void clearInterrupt() {
   g_interrupt.store(0);

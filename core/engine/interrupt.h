@@ -14,6 +14,12 @@ namespace apertura::engine {
 // still be stopped with a second Ctrl-C.
 void installInterruptHandlers();
 bool interruptRequested();
+// The signal that set the flag (SIGINT, SIGTERM, SIGUSR1), or 0: commands exit with 128 + it.
+int interruptSignal();
+// Throws OperationCancelled once a handled signal arrived: long loops without a token of their
+// own (writing a simulated data set, reading for a dirty image) stop there, and the unwinding
+// removes their temporary files.
+void throwIfInterrupted();
 // Sets the flag as a handled signal would (tests; a GUI "stop" relayed to a rank).
 void requestInterrupt();
 void clearInterrupt();

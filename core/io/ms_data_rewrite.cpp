@@ -13,6 +13,7 @@
 #include <map>
 #include <utility>
 
+#include "core/engine/interrupt.h"
 #include "core/io/casacore_lock.h"
 #include "core/io/correlation.h"
 #include "core/io/ms_copy.h"
@@ -158,6 +159,7 @@ class DataWriter {
 
   void writeRow(const MainTable& main, const MsMetadata& meta, cc::rownr_t row, const RowShape& s,
                 const std::complex<double>* model) {
+    engine::throwIfInterrupted();
     if (!data_.isDefined(row) || !data_.shape(row).isEqual(cc::IPosition(2, s.ncorr, s.nchan)))
       main.fail("DATA row " + std::to_string(row) + " does not have the shape (" +
                 std::to_string(s.ncorr) + " correlations, " + std::to_string(s.nchan) +

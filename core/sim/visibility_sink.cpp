@@ -2,6 +2,7 @@
 
 #include <filesystem>
 
+#include "core/engine/interrupt.h"
 #include "core/io/uvfits_writer.h"
 #include "core/util/atomic_file.h"
 #include "core/util/input_error.h"
@@ -58,7 +59,10 @@ class MeasurementSetSink final : public VisibilitySink {
  public:
   MeasurementSetSink(const std::string& path, const MsLayout& layout, bool overwrite)
       : target_(path, overwrite), writer_(target_.temp(), layout) {}
-  void write(const MsRowBlock& block) override { writer_.write(block); }
+  void write(const MsRowBlock& block) override {
+    engine::throwIfInterrupted();
+    writer_.write(block);
+  }
   void finish() override {
     writer_.close();
     target_.commit();
@@ -73,7 +77,10 @@ class UvfitsSink final : public VisibilitySink {
  public:
   UvfitsSink(const std::string& path, const MsLayout& layout, const UvfitsWriteOptions& options)
       : writer_(path, layout, options) {}
-  void write(const MsRowBlock& block) override { writer_.write(block); }
+  void write(const MsRowBlock& block) override {
+    engine::throwIfInterrupted();
+    writer_.write(block);
+  }
   void finish() override { writer_.close(); }
 
  private:

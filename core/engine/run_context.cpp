@@ -1,5 +1,8 @@
 #include "core/engine/run_context.h"
 
+#include <new>
+#include <system_error>
+
 namespace apertura::engine {
 
 void PauseGate::pause() {
@@ -45,6 +48,17 @@ void RunContext::stage(const std::string& name, const std::function<void()>& fn)
     throw;
   } catch (const StageError&) {
     throw;
+  } catch (const std::bad_alloc&) {
+    throw StageError(name,
+                     "out of memory: the system (or a ulimit) refused an allocation; try a "
+                     "smaller image, data.mode streaming or a lower memory budget",
+                     std::current_exception());
+  } catch (const std::system_error& e) {
+    // std::thread throws this when no thread can be started (EAGAIN under a process limit).
+    throw StageError(name,
+                     std::string("a system resource was refused (") + e.what() +
+                         "); too many threads or too little memory for this run",
+                     std::current_exception());
   } catch (const std::exception& e) {
     throw StageError(name, e.what(), std::current_exception());
   } catch (...) {

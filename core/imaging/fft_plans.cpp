@@ -1,6 +1,7 @@
 #include "core/imaging/fft_plans.h"
 
 #include <fftw3.h>
+#include <tbb/parallel_for.h>
 
 #include <algorithm>
 #include <map>
@@ -27,6 +28,15 @@ namespace {
 
 using Key = std::tuple<int, int, int, int, int, int, int>;
 
+// FFTW's own worker threads wait forever for a thread that could not be created (seen under
+// `ulimit -v`: a run hung and Ctrl-C could not end it). Its parallel loops run on oneTBB
+// instead, which runs the jobs on fewer threads, or on the caller's, when it cannot start more;
+// inside a task arena they also respect that arena's thread count.
+extern "C" void aperturaFftwParallelLoop(void* (*work)(char*), char* jobdata, size_t elsize,
+                                         int njobs, void* /*data*/) {
+  tbb::parallel_for(0, njobs, [&](int i) { work(jobdata + elsize * static_cast<size_t>(i)); });
+}
+
 std::mutex& plannerMutex() {
   static std::mutex m;
   return m;
@@ -40,7 +50,10 @@ template <>
 struct Fftw<double> {
   using Plan = fftw_plan;
   using Cx = fftw_complex;
-  static void initThreads() { fftw_init_threads(); }
+  static void initThreads() {
+    fftw_init_threads();
+    fftw_threads_set_callback(aperturaFftwParallelLoop, nullptr);
+  }
   static void setThreads(int n) { fftw_plan_with_nthreads(n); }
   static int alignment(double* p) { return fftw_alignment_of(p); }
   static Plan plan(int n, int howmany, Cx* d, int stride, int dist, int sign) {
@@ -54,7 +67,10 @@ template <>
 struct Fftw<float> {
   using Plan = fftwf_plan;
   using Cx = fftwf_complex;
-  static void initThreads() { fftwf_init_threads(); }
+  static void initThreads() {
+    fftwf_init_threads();
+    fftwf_threads_set_callback(aperturaFftwParallelLoop, nullptr);
+  }
   static void setThreads(int n) { fftwf_plan_with_nthreads(n); }
   static int alignment(float* p) { return fftwf_alignment_of(p); }
   static Plan plan(int n, int howmany, Cx* d, int stride, int dist, int sign) {

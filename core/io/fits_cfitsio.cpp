@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "core/util/atomic_file.h"
+#include "core/util/disk_space.h"
 #include "core/util/input_error.h"
 
 namespace apertura::fits {
@@ -49,8 +50,11 @@ void KeyWriter::history(const std::string& line) {
 }
 
 void KeyWriter::check(const std::string& what) {
-  if (status_ != 0)
-    throw InputError(path_, "cannot write FITS " + what + ": " + errorText(status_));
+  if (status_ == 0)
+    return;
+  const std::string full = noSpaceHint(path_);
+  throw InputError(path_,
+                   "cannot write FITS " + what + ": " + (full.empty() ? errorText(status_) : full));
 }
 
 void writeSkyKeywords(KeyWriter& w, const FitsImage& img) {
@@ -103,7 +107,8 @@ void writeAtomically(const std::string& path,
     // The disk-file variant takes the name literally: '(', '[' or '!' in a folder name are legal.
     fits_create_diskfile(&raw, tmp.c_str(), &status);
     if (status != 0)
-      throw InputError(path, "cannot create FITS file: " + errorText(status));
+      throw InputError(path,
+                       "cannot create FITS file: " + errorText(status) + " " + noSpaceHint(path));
     FilePtr f(raw);
     KeyWriter w(raw, path);
     fill(raw, w);

@@ -14,9 +14,11 @@
 #include <casacore/tables/Tables/SetupNewTab.h>
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <optional>
 
 #include "core/io/casacore_lock.h"
+#include "core/util/disk_space.h"
 #include "core/util/input_error.h"
 
 namespace apertura {
@@ -225,6 +227,18 @@ void fillObservation(cc::MeasurementSet& ms, cc::MSColumns& cols, const MsLayout
   }
 }
 
+// Truncates every file of the table directory `dir` (open files included: truncation frees
+// their blocks, unlinking would not).
+void releaseSpace(const std::string& dir) {
+  std::error_code ec;
+  for (auto it = std::filesystem::recursive_directory_iterator(dir, ec);
+       !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
+    std::error_code ignored;
+    if (it->is_regular_file(ignored))
+      std::filesystem::resize_file(it->path(), 0, ignored);
+  }
+}
+
 }  // namespace
 
 struct MeasurementSetWriter::Impl {
@@ -357,6 +371,13 @@ void MeasurementSetWriter::write(const MsRowBlock& b) {
       std::copy(b.flag.begin(), b.flag.end(), flags.data());
     c.flag().putColumnRange(rows, flags);
   } catch (const cc::AipsError& e) {
+    const std::string full = noSpaceHint(impl_->path);
+    if (!full.empty()) {
+      // The table's destructor flushes again, and casacore aborts on a write error there: give
+      // the half-written table's space back first (the caller removes it anyway).
+      releaseSpace(impl_->path);
+      throw InputError(impl_->path, full + " while writing the Measurement Set");
+    }
     throw InputError(impl_->path, std::string("casacore could not write rows: ") + e.what());
   }
   impl_->rows += n;

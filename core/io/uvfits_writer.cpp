@@ -11,6 +11,7 @@
 
 #include "core/io/fits_cfitsio.h"
 #include "core/util/atomic_file.h"
+#include "core/util/disk_space.h"
 #include "core/util/input_error.h"
 #include "core/util/replaceable_output.h"
 #include "core/util/sky_format.h"
@@ -75,7 +76,8 @@ struct UvfitsWriter::Impl {
       return;
     const std::string text = fits::errorText(status);
     fits_clear_errmsg();
-    throw InputError(path, what + " (cfitsio: " + text + ")");
+    const std::string full = noSpaceHint(path);
+    throw InputError(path, what + " (" + (full.empty() ? "cfitsio: " + text : full) + ")");
   }
 
   void validate() const {

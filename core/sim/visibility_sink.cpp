@@ -36,6 +36,7 @@ class AtomicDirectory {
       fs::remove_all(temp_, ec);
   }
   const std::string& temp() const { return temp_; }
+  const std::string& final() const { return final_; }
   void commit() {
     std::error_code ec;
     const std::string old = temporarySiblingPath(final_) + ".old";
@@ -61,7 +62,11 @@ class MeasurementSetSink final : public VisibilitySink {
       : target_(path, overwrite), writer_(target_.temp(), layout) {}
   void write(const MsRowBlock& block) override {
     engine::throwIfInterrupted();
-    writer_.write(block);
+    try {
+      writer_.write(block);
+    } catch (const InputError& e) {
+      throw InputError(target_.final(), e.problem());  // the temporary name means nothing to users
+    }
   }
   void finish() override {
     writer_.close();

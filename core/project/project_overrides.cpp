@@ -19,8 +19,21 @@ json& locate(json& root, const std::string& key, const std::string& override_tex
     std::size_t end = key.find_first_of(".[", i);
     const std::string name = key.substr(i, end == std::string::npos ? std::string::npos : end - i);
     if (!name.empty()) {
-      if (!node->is_object())
-        throw InputError("--set " + override_text, name + " is not inside an object");
+      const std::string parent = key.substr(0, i == 0 ? 0 : i - 1);
+      if (!node->is_object()) {
+        throw InputError("--set " + override_text,
+                         parent + " is a single value, not a section: it has no key " + name);
+      }
+      const bool last = end == std::string::npos;
+      if (!last && !node->contains(name)) {
+        // The last key is checked by the reader (with the others); a missing section here.
+        std::string known;
+        for (const auto& item : node->items())
+          known += (known.empty() ? "" : ", ") + item.key();
+        throw InputError("--set " + override_text, (parent.empty() ? name : parent + "." + name) +
+                                                       ": unknown key (expected one of: " + known +
+                                                       ")");
+      }
       node = &(*node)[name];
     }
     if (end == std::string::npos)

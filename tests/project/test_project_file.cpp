@@ -384,6 +384,11 @@ class TestProjectFile : public QObject {
     QVERIFY2(error("imaging.nx=huge").contains("imaging.nx: expected an integer"),
              qPrintable(error("imaging.nx=huge")));
     QVERIFY(error("imaging.nxx=5").contains("imaging.nxx: unknown key"));
+    QVERIFY2(error("foo.bar=1")
+                 .contains("foo: unknown key (expected one of: application, data, imaging,"),
+             qPrintable(error("foo.bar=1")));
+    QVERIFY2(error("imaging.nx.y=1").contains("imaging.nx is a single value, not a section"),
+             qPrintable(error("imaging.nx.y=1")));
     QVERIFY(error("regularizers[7].lambda=1").contains("index 7 is past the end"));
     QVERIFY(error("weighting.robust=5").contains("weighting.robust: must lie in [-2, 2]"));
     QVERIFY(error("nonsense").contains("expected key=value"));

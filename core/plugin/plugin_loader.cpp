@@ -1,6 +1,9 @@
 #include "core/plugin/plugin_loader.h"
 
 #include <dlfcn.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstring>
 #include <exception>
@@ -93,9 +96,57 @@ std::string validatePluginDescription(const AperturaPluginV1& api) {
   return {};
 }
 
+namespace {
+
+std::string probePluginInChild(const std::string& path) {
+  // A damaged library can crash the dynamic loader or its own initialisers: try it in a child
+  // process first, so that only a library which loads and describes itself can reach ours.
+  const pid_t pid = ::fork();
+  if (pid < 0)
+    return {};  // no process to spare: load directly, as before
+  if (pid == 0) {
+    void* library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    void* symbol = library ? dlsym(library, APERTURA_PLUGIN_ENTRY_SYMBOL) : nullptr;
+    if (symbol) {
+      AperturaPluginEntryFn entry = nullptr;
+      std::memcpy(&entry, &symbol, sizeof(entry));
+      const AperturaPluginV1* api = entry();
+      if (api)
+        validatePluginDescription(*api);
+    }
+    ::_exit(0);  // the parent repeats the checks and reports their findings
+  }
+  int status = 0;
+  for (int waited_ms = 0;; waited_ms += 10) {
+    const pid_t done = ::waitpid(pid, &status, WNOHANG);
+    if (done == pid)
+      break;
+    if (done < 0)
+      return {};
+    if (waited_ms >= 10000) {
+      ::kill(pid, SIGKILL);
+      ::waitpid(pid, &status, 0);
+      return path + ": loading it did not finish within 10 s in a test process; not loaded";
+    }
+    ::usleep(10000);
+  }
+  if (WIFSIGNALED(status)) {
+    return path + ": crashed while loading in a test process (signal " +
+           std::to_string(WTERMSIG(status)) + ", " + strsignal(WTERMSIG(status)) +
+           "); a damaged or incompatible library, not loaded";
+  }
+  return {};
+}
+
+}  // namespace
+
 PluginLoadResult loadPlugin(const std::string& path) {
   PluginLoadResult result;
   result.plugin.path = path;
+  if (std::string crash = probePluginInChild(path); !crash.empty()) {
+    result.error = std::move(crash);
+    return result;
+  }
   // Clear any stale error so dlerror() below describes this call.
   dlerror();
   void* library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);

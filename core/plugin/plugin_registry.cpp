@@ -1,5 +1,8 @@
 #include "core/plugin/plugin_registry.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
@@ -73,7 +76,36 @@ PluginRegistry::PluginRegistry(std::vector<std::string> search_path)
   }
 }
 
+namespace {
+
+// Anyone could have put a library in a world-writable folder (or written over a world-writable
+// file): running its code would run theirs. A sticky folder (like /tmp) is fine for files owned
+// by this user or by root, as others cannot replace them there.
+std::string unsafeLocation(const std::string& file) {
+  struct stat f {
+  }, d{};
+  const std::string dir = fs::path(file).parent_path().empty()
+                              ? std::string(".")
+                              : fs::path(file).parent_path().string();
+  if (::stat(file.c_str(), &f) != 0 || ::stat(dir.c_str(), &d) != 0)
+    return {};
+  if (f.st_mode & S_IWOTH)
+    return file + ": the file is writable by every user; not loaded (chmod o-w it)";
+  const bool own = f.st_uid == ::getuid() || f.st_uid == 0;
+  if ((d.st_mode & S_IWOTH) && !((d.st_mode & S_ISVTX) && own)) {
+    return file + ": the folder " + dir +
+           " is writable by every user; not loaded (move the plugin, or chmod o-w the folder)";
+  }
+  return {};
+}
+
+}  // namespace
+
 void PluginRegistry::tryLoad(const std::string& file) {
+  if (std::string unsafe = unsafeLocation(file); !unsafe.empty()) {
+    refused_.push_back({file, std::move(unsafe)});
+    return;
+  }
   PluginLoadResult r = loadPlugin(file);
   if (!r.ok()) {
     refused_.push_back({file, r.error});

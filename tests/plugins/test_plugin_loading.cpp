@@ -1,9 +1,12 @@
 // Plugin discovery and refusal: the two example plugins load from the build tree; a plugin with
 // another interface version and a library that is not a plugin are refused with clear messages,
 // and the application carries on.
+#include <QTemporaryDir>
 #include <QtTest>
 #include <cstdlib>
 #include <string>
+
+#include <sys/stat.h>
 
 #include "core/pipeline/regularizer_factory.h"
 #include "core/plugin/plugin_registry.h"
@@ -57,6 +60,42 @@ class TestPluginLoading : public QObject {
     QVERIFY(!r.ok());
     QCOMPARE(r.error, std::string(APERTURA_BAD_ABI_PLUGIN) +
                           ": plugin interface version 99, Apertura supports 1");
+  }
+
+  // A damaged library crashed the CLI and the GUI at start (issue #33): it is tried in a test
+  // process, refused with the signal, and this process carries on.
+  void crashingPluginIsRefusedNotFatal() {
+    const PluginLoadResult r = loadPlugin(APERTURA_CRASHING_PLUGIN);
+    QVERIFY(!r.ok());
+    QVERIFY2(
+        r.error.find("crashed while loading in a test process (signal 11") != std::string::npos,
+        r.error.c_str());
+  }
+
+  // Code anyone could have replaced is not run.
+  void worldWritableLocationsAreRefused() {
+    QTemporaryDir dir;
+    const std::string open_dir = dir.filePath("open").toStdString();
+    QVERIFY(QDir().mkpath(QString::fromStdString(open_dir)));
+    const std::string source = pluginDir() + "/apertura_wavelet_plugin.so";
+    QVERIFY2(QFile::exists(QString::fromStdString(source)), source.c_str());
+    const std::string copy = open_dir + "/apertura_wavelet_plugin.so";
+    QVERIFY(QFile::copy(QString::fromStdString(source), QString::fromStdString(copy)));
+    ::chmod(open_dir.c_str(), 0777);
+    PluginRegistry open({open_dir});
+    QCOMPARE(open.plugins().size(), std::size_t(0));
+    QCOMPARE(open.refused().size(), std::size_t(1));
+    QVERIFY2(
+        open.refused()[0].reason.find("is writable by every user; not loaded") != std::string::npos,
+        open.refused()[0].reason.c_str());
+    ::chmod(open_dir.c_str(), 01777);  // sticky, like /tmp: our own file may stay
+    QCOMPARE(PluginRegistry({open_dir}).plugins().size(), std::size_t(1));
+    ::chmod(open_dir.c_str(), 0755);
+    ::chmod(copy.c_str(), 0666);
+    const PluginRegistry file({open_dir});
+    QCOMPARE(file.plugins().size(), std::size_t(0));
+    QVERIFY(file.refused()[0].reason.find("the file is writable by every user") !=
+            std::string::npos);
   }
 
   void libraryWithoutEntryIsRefused() {

@@ -1,9 +1,8 @@
 #include "core/io/dataset_format.h"
 
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 
+#include "core/io/replaceable_output.h"
 #include "core/util/input_error.h"
 
 namespace apertura {
@@ -25,12 +24,8 @@ DatasetFormat detectDatasetFormat(const std::string& path) {
                      "is not a regular file (a FIFO, device or socket); expected a "
                      "Measurement Set directory or a UVFITS file");
   }
-  char head[9] = {0};
-  std::ifstream in(path, std::ios::binary);
-  in.read(head, sizeof head);
-  if (in.gcount() == sizeof head && std::memcmp(head, "SIMPLE  =", sizeof head) == 0) {
+  if (isFitsFile(path))
     return DatasetFormat::kUvfits;
-  }
   throw InputError(path,
                    "unrecognised format: neither a Measurement Set (a directory with table.dat) "
                    "nor UVFITS (a file starting with \"SIMPLE  =\")");

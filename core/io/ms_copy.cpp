@@ -3,8 +3,8 @@
 #include <filesystem>
 #include <random>
 
+#include "core/io/replaceable_output.h"
 #include "core/util/input_error.h"
-#include "core/util/replaceable_output.h"
 
 namespace apertura {
 namespace {

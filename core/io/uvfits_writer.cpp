@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "core/io/fits_cfitsio.h"
+#include "core/io/replaceable_output.h"
 #include "core/util/atomic_file.h"
 #include "core/util/disk_space.h"
 #include "core/util/input_error.h"
-#include "core/util/replaceable_output.h"
 #include "core/util/sky_format.h"
 
 namespace apertura {

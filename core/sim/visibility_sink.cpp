@@ -3,10 +3,10 @@
 #include <filesystem>
 
 #include "core/engine/interrupt.h"
+#include "core/io/replaceable_output.h"
 #include "core/io/uvfits_writer.h"
 #include "core/util/atomic_file.h"
 #include "core/util/input_error.h"
-#include "core/util/replaceable_output.h"
 
 namespace apertura::sim {
 namespace {

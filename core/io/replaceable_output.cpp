@@ -1,14 +1,21 @@
-#include "core/util/replaceable_output.h"
+#include "core/io/replaceable_output.h"
+
+#include <casacore/casa/Exceptions/Error.h>
+#include <casacore/tables/Tables/Table.h>
+#include <casacore/tables/Tables/TableInfo.h>
+#include <casacore/tables/Tables/TableUtil.h>
 
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 
+#include "core/io/casacore_lock.h"
 #include "core/util/input_error.h"
 
 namespace apertura {
 namespace {
 
+namespace cc = casacore;
 namespace fs = std::filesystem;
 
 bool exists(const std::string& path) {
@@ -20,20 +27,15 @@ bool exists(const std::string& path) {
 
 bool isMeasurementSetDirectory(const std::string& path) {
   std::error_code ec;
-  if (!fs::is_directory(path, ec) || !fs::is_regular_file(path + "/table.dat", ec))
+  if (!fs::is_directory(path, ec))
     return false;
-  std::ifstream info(path + "/table.info");
-  std::string line;
-  while (std::getline(info, line)) {
-    if (line.rfind("Type", 0) == 0) {
-      const auto eq = line.find('=');
-      if (eq == std::string::npos)
-        return false;
-      const auto start = line.find_first_not_of(' ', eq + 1);
-      return start != std::string::npos && line.compare(start, 15, "Measurement Set") == 0;
-    }
+  const auto lock = lockCasacore();
+  try {
+    return cc::Table::isReadable(path) && cc::TableUtil::tableInfo(path).type() ==
+                                              cc::TableInfo::type(cc::TableInfo::MEASUREMENTSET);
+  } catch (const cc::AipsError&) {
+    return false;
   }
-  return false;
 }
 
 bool isFitsFile(const std::string& path) {

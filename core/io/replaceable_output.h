@@ -7,7 +7,7 @@ namespace apertura {
 // Apertura replaces an existing output only when it is what Apertura writes there: a user's
 // folder or file that merely has the same name is never deleted.
 
-// A casacore table directory whose table.info says "Type = Measurement Set".
+// A casacore table whose table info has the type "Measurement Set" (casacore's TableInfo).
 bool isMeasurementSetDirectory(const std::string& path);
 
 // A regular file that starts with a FITS primary header ("SIMPLE  =").

@@ -12,6 +12,7 @@
 #include "core/imaging/dirty_mapper.h"
 #include "core/io/fits_image_io.h"
 #include "core/io/selection.h"
+#include "core/io/stokes_product.h"
 #include "core/io/visibility_source_factory.h"
 #include "core/util/input_error.h"
 #include "core/util/output_probe.h"
@@ -150,20 +151,14 @@ int runDirty(const DirtyOptions& o) {
   }
   if (chunks.empty())
     throw InputError(o.data, "no visibilities match the selection");
-  std::string why;
-  for (const std::string& w : source->warnings()) {
+  const std::vector<std::string> warnings = source->warnings();
+  for (const std::string& w : warnings)
     std::cerr << "warning: " << w << "\n";
-    why += "; " + w;
-  }
   const bool any = std::any_of(chunks.begin(), chunks.end(), [](const VisibilityChunk& c) {
     return std::any_of(c.weights.begin(), c.weights.end(), [](float w) { return w > 0.0f; });
   });
-  if (!any) {
-    throw InputError(o.data,
-                     "no visibility is left to image: every selected sample is flagged "
-                     "or has zero weight" +
-                         why);
-  }
+  if (!any)
+    throwNothingToImage(o.data, warnings);
   if (o.field < 0) {
     // A mosaic's pointings must not be imaged as one: keep the first field that has data.
     const int first = chunks.front().field_id;

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "core/util/input_error.h"
+
 namespace apertura {
 namespace {
 
@@ -185,6 +187,16 @@ std::vector<std::string> describeCounts(const std::string& path, const ProductCo
                   " selected visibilities are flagged");
   }
   return out;
+}
+
+void throwNothingToImage(const std::string& path, const std::vector<std::string>& warnings) {
+  std::string why;
+  for (const auto& w : warnings)
+    why += "; " + w;
+  throw InputError(path,
+                   "no visibility is left to image: every selected sample is flagged or "
+                   "has zero weight" +
+                       why);
 }
 
 }  // namespace apertura

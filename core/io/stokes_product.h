@@ -81,4 +81,10 @@ struct CountedColumns {
 std::vector<std::string> describeCounts(const std::string& path, const ProductCounts& counts,
                                         const CountedColumns& columns = {});
 
+// The InputError for a selection that leaves no unflagged sample, the reader's warnings given as
+// the reason: an image of nothing (a flat map, a beam of thousands of arcseconds) must not pass
+// as one.
+[[noreturn]] void throwNothingToImage(const std::string& path,
+                                      const std::vector<std::string>& warnings);
+
 }  // namespace apertura

@@ -11,6 +11,7 @@
 #include "core/engine/rank_rows.h"
 #include "core/engine/rank_warnings.h"
 #include "core/imaging/w_stacking.h"
+#include "core/io/stokes_product.h"
 #include "core/io/streamed_chunks.h"
 #include "core/io/visibility_source_factory.h"
 #include "core/pipeline/pipeline_stages.h"
@@ -293,16 +294,8 @@ void readStage(engine::RunContext& ctx, RunData& data, ImagingProducts& out) {
     out.warnings.push_back(w);
     ctx.observer().warning(w);
   }
-  if (data.totals.valid_samples == 0) {
-    // An image of nothing (a flat map, a beam of thousands of arcseconds) must not pass as one.
-    std::string why;
-    for (const auto& w : warnings)
-      why += "; " + w;
-    throw InputError(s.data.path,
-                     "no visibility is left to image: every selected sample is "
-                     "flagged or has zero weight" +
-                         why);
-  }
+  if (data.totals.valid_samples == 0)
+    throwNothingToImage(s.data.path, warnings);
   std::size_t bytes = 0;
   for (const auto& c : data.chunks) {
     bytes += c.uvw_m.size() * sizeof(double) + c.visibilities.size() * 8 + c.weights.size() * 4 +

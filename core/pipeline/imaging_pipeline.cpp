@@ -22,6 +22,15 @@ void warnAboutSpectralTerms(engine::RunContext& ctx) {
   }
 }
 
+// Before any computing: every folder the run will write into must take a file.
+void checkOutputLocations(const project::OutputSettings& o) {
+  if (!o.prefix.empty())
+    requireWritablePrefix(o.prefix, "output.prefix");
+  const bool model_copy = (o.write_model_column || o.write_residual_column) && !o.model_in_place;
+  if (model_copy && !o.model_ms.empty())
+    requireWritablePrefix(o.model_ms, "output.model_ms");
+}
+
 }  // namespace
 
 SumOverProcesses RunData::sumOverRanks() const {
@@ -47,8 +56,8 @@ engine::Pipeline makeImagingPipeline(std::shared_ptr<ImagingProducts> products,
     };
     const bool cube = ctx.settings().imaging.spectral_mode == project::SpectralMode::Cube;
     ctx.stage("read", together([&] {
-                if (comm.rank() == 0 && !ctx.settings().output.prefix.empty())
-                  requireWritablePrefix(ctx.settings().output.prefix, "output.prefix");
+                if (comm.rank() == 0)
+                  checkOutputLocations(ctx.settings().output);
                 if (cube)
                   checkCubeSupported(ctx.settings(), comm);
                 readStage(ctx, data, *products);

@@ -43,9 +43,11 @@ int run(int argc, char** argv) {
 
   CLI11_PARSE(app, argc, argv);
 
-  // SIGINT and SIGTERM (what batch schedulers send) stop every command cooperatively, so
-  // temporary Measurement Sets, spill and FITS files are removed on the way out.
-  apertura::engine::installInterruptHandlers();
+  // SIGINT and SIGTERM (what batch schedulers send) stop the commands that write cooperatively,
+  // so temporary Measurement Sets, spill and FITS files are removed on the way out. The others
+  // (info, plugins, devices) write nothing and keep the default action: they end at once.
+  if (*simulate_cmd || *demo_cmd || *dirty_cmd || *run_cmd)
+    apertura::engine::installInterruptHandlers();
   if (*info_cmd)
     return apertura::cli::runInfo(info);
   if (*simulate_cmd)

@@ -12,14 +12,17 @@
 namespace apertura::plugin {
 namespace {
 
+// Names are short: a name without a terminator within this many bytes is a damaged table.
+constexpr std::size_t kMaxNameBytes = 256;
+
 bool hasText(const char* s) {
-  return s != nullptr && s[0] != '\0';
+  return s != nullptr && s[0] != '\0' && ::strnlen(s, kMaxNameBytes) < kMaxNameBytes;
 }
 
 std::string checkRegularizer(const AperturaRegularizerV1& r, std::size_t index) {
   const std::string at = "regularizer #" + std::to_string(index);
   if (!hasText(r.name))
-    return at + " has no name";
+    return at + " has no name, or one of 256 bytes or more";
   const std::string named = "regularizer '" + std::string(r.name) + "'";
   if (!r.create || !r.destroy || !r.evaluate)
     return named + " lacks create(), destroy() or evaluate()";
@@ -29,7 +32,8 @@ std::string checkRegularizer(const AperturaRegularizerV1& r, std::size_t index) 
   for (std::size_t k = 0; k < r.num_parameters; ++k) {
     const AperturaParameterV1& p = r.parameters[k];
     if (!hasText(p.name))
-      return named + ": parameter #" + std::to_string(k) + " has no name";
+      return named + ": parameter #" + std::to_string(k) +
+             " has no name, or one of 256 bytes or more";
     if (!names.insert(p.name).second)
       return named + ": parameter '" + std::string(p.name) + "' appears twice";
     if (!(p.min_value <= p.default_value && p.default_value <= p.max_value))
@@ -40,7 +44,7 @@ std::string checkRegularizer(const AperturaRegularizerV1& r, std::size_t index) 
 
 std::string checkReader(const AperturaReaderV1& r, std::size_t index) {
   if (!hasText(r.name))
-    return "reader #" + std::to_string(index) + " has no name";
+    return "reader #" + std::to_string(index) + " has no name, or one of 256 bytes or more";
   if (!r.probe || !r.open || !r.close)
     return "reader '" + std::string(r.name) + "' lacks probe(), open() or close()";
   return {};
@@ -48,7 +52,7 @@ std::string checkReader(const AperturaReaderV1& r, std::size_t index) {
 
 std::string checkOptimizer(const AperturaOptimizerV1& o, std::size_t index) {
   if (!hasText(o.name))
-    return "optimizer #" + std::to_string(index) + " has no name";
+    return "optimizer #" + std::to_string(index) + " has no name, or one of 256 bytes or more";
   const std::string named = "optimizer '" + std::string(o.name) + "'";
   if (!o.minimize)
     return named + " lacks minimize()";
@@ -58,7 +62,7 @@ std::string checkOptimizer(const AperturaOptimizerV1& o, std::size_t index) {
     const AperturaParameterV1& p = o.parameters[k];
     if (!hasText(p.name) || !(p.min_value <= p.default_value && p.default_value <= p.max_value))
       return named + ": parameter #" + std::to_string(k) +
-             " has no name or a default outside "
+             " has no name (or one of 256 bytes or more) or a default outside "
              "its range";
   }
   return {};
@@ -72,7 +76,7 @@ std::string validatePluginDescription(const AperturaPluginV1& api) {
            std::to_string(APERTURA_PLUGIN_ABI_VERSION);
   }
   if (!hasText(api.name))
-    return "the plugin has no name";
+    return "the plugin has no name, or one of 256 bytes or more";
   if (api.num_regularizers > 0 && !api.regularizers)
     return "declares regularizers but gives no table";
   if (api.num_readers > 0 && !api.readers)

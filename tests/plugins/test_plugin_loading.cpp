@@ -154,6 +154,11 @@ class TestPluginLoading : public QObject {
              std::string("regularizer 'r': default of parameter 'alpha' is outside its range"));
     p.default_value = 0.5;
     QCOMPARE(validatePluginDescription(api), std::string());
+    // A name with no terminator in reach is a damaged table, not a name to print.
+    const std::string long_name(300, 'n');
+    api.name = long_name.c_str();
+    QCOMPARE(validatePluginDescription(api),
+             std::string("the plugin has no name, or one of 256 bytes or more"));
   }
 
   void missingPluginRegularizerSaysSo() {

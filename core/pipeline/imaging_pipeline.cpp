@@ -55,13 +55,19 @@ engine::Pipeline makeImagingPipeline(std::shared_ptr<ImagingProducts> products,
       };
     };
     const bool cube = ctx.settings().imaging.spectral_mode == project::SpectralMode::Cube;
-    ctx.stage("read", together([&] {
-                if (comm.rank() == 0)
-                  checkOutputLocations(ctx.settings().output);
-                if (cube)
-                  checkCubeSupported(ctx.settings(), comm);
-                readStage(ctx, data, *products);
-              }));
+    ctx.stage("read", [&] {
+      // A step of its own: the ranks agree on its outcome before any of them enters the
+      // collectives of the read, so a refusal on rank 0 cannot leave the others waiting there.
+      together([&] {
+        if (comm.rank() == 0)
+          checkOutputLocations(ctx.settings().output);
+      })();
+      together([&] {
+        if (cube)
+          checkCubeSupported(ctx.settings(), comm);
+        readStage(ctx, data, *products);
+      })();
+    });
     if (cube) {
       CubeData planes;
       ctx.stage("dirty", together([&] { cubeDirtyStage(ctx, data, planes, *products); }));

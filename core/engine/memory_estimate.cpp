@@ -192,12 +192,18 @@ MemoryEstimate estimateMemory(const project::ProjectSettings& s, const DataVolum
     // Aim for chunks of about 64 MiB.
     e.chunk_rows = std::max<std::uint64_t>(1024, (64ull << 20) / (per_sample * chans));
   }
+  // Cross-validated lambdas copy a fold's training part of resident data once (one fold at a
+  // time, pipeline/cross_validation.h): the visibilities twice.
+  bool cross_validates = false;
+  for (const auto& r : s.regularizers)
+    cross_validates |= !r.lambda && s.regularization.method == project::LambdaMethod::Cv;
+  const std::uint64_t held_data = cross_validates ? 2 * all_data : all_data;
   // data.mode forces a choice; w-stacking needs every visibility at once.
-  const bool fits = fixed + all_data <= e.budget_bytes;
+  const bool fits = fixed + held_data <= e.budget_bytes;
   e.resident = s.data.mode == ReadMode::kResident ||
                (s.data.mode != ReadMode::kStreaming && (fits || s.imaging.w_stacking));
   if (e.resident) {
-    e.visibility_bytes = all_data;
+    e.visibility_bytes = held_data;
   } else {
     // Streaming holds the chunks queued by the I/O thread (2), the one it reads and the one in
     // use, plus that one's model visibilities.

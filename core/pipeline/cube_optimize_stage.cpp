@@ -29,29 +29,52 @@ struct CubeOperator {
   engine::DeviceMemoryGauge::Registration device_bytes;
 };
 
+// The data term of every plane over chunks selected from the planes' sequences, as one term.
+template <typename T>
+SelectedData planeTermsOver(imaging::ImagingOperator<T>& op, CubeData& cube, const RunData& data,
+                            const SelectChunks& select,
+                            std::vector<std::shared_ptr<rml::DataTerm>>* run_terms) {
+  SelectedData out;
+  std::vector<std::shared_ptr<rml::ObjectiveTerm>> terms;
+  double weights = 0.0;
+  for (std::size_t k = 0; k < cube.planes.size(); ++k) {
+    ChunkSequence& chunks = select(*cube.sequences[k]);
+    rml::ChunkChi2Options options;
+    options.totals = run_terms ? cube.totals[k] : totalsOverRanks(chunks, data);  // every rank's
+    options.sum = data.sumOverRanks();
+    out.samples += options.totals->valid_samples;
+    weights += options.totals->sum_weights;
+    std::shared_ptr<rml::DataTerm> term = rml::makeChunkChi2Term(op, chunks, options);
+    if (run_terms)
+      run_terms->push_back(term);
+    terms.push_back(std::move(term));
+  }
+  // One noise for every plane: the mean plane's (planes of equal weight get it exactly).
+  out.image_weights = weights / double(std::max<std::size_t>(1, cube.planes.size()));
+  const std::size_t npix = op.geometry().numPixels();
+  out.term = std::make_shared<rml::PlaneWiseTerm>(std::move(terms), npix);
+  return out;
+}
+
 template <typename T>
 void makePlaneTerms(std::unique_ptr<imaging::ImagingOperator<T>>& op,
                     const project::ImagingSettings& im, const imaging::ImageGeometry& g,
-                    CubeData& cube, const RunData& data, CubeOperator& out) {
+                    CubeData& cube, const RunData& data, CubeOperator& out, SelectedData& whole) {
   op = imaging::makeOperator<T>(g, operatorSettings(im), {im.backend, im.gpu_device}, &out.backend);
   out.backend += "; " + op->describe();
   out.device_bytes =
       engine::DeviceMemoryGauge::instance().add([p = op.get()] { return p->deviceBytes(); });
-  for (std::size_t k = 0; k < cube.planes.size(); ++k) {
-    rml::ChunkChi2Options options;
-    options.totals = cube.totals[k];  // every rank's
-    options.sum = data.sumOverRanks();
-    out.chi2.push_back(rml::makeChunkChi2Term(*op, *cube.sequences[k], options));
-  }
+  whole = planeTermsOver(
+      *op, cube, data, [](ChunkSequence& c) -> ChunkSequence& { return c; }, &out.chi2);
 }
 
 CubeOperator makeCubeOperator(const project::ImagingSettings& im, const imaging::ImageGeometry& g,
-                              CubeData& cube, const RunData& data) {
+                              CubeData& cube, const RunData& data, SelectedData& whole) {
   CubeOperator op;
   if (im.precision == project::Precision::Double)
-    makePlaneTerms(op.d, im, g, cube, data, op);
+    makePlaneTerms(op.d, im, g, cube, data, op, whole);
   else
-    makePlaneTerms(op.f, im, g, cube, data, op);
+    makePlaneTerms(op.f, im, g, cube, data, op, whole);
   return op;
 }
 
@@ -80,30 +103,30 @@ void cubeOptimizeAndRestoreStages(engine::RunContext& ctx, RunData& data, CubeDa
   const std::vector<double> mask = rasterizeMask(s.mask, g.nx, g.ny);
 
   ctx.stage("optimize", [&] {
-    op = makeCubeOperator(s.imaging, g, cube, data);
+    SelectedData whole;
+    op = makeCubeOperator(s.imaging, g, cube, data, whole);
     ctx.observer().progress(0.0, "operator: " + op.backend);
-    std::size_t samples = 0;
-    double weight_sum = 0.0;
-    for (const auto& t : cube.totals) {
-      samples += t.valid_samples;
-      weight_sum += t.sum_weights;
-    }
-    // One noise for every plane: the mean plane's (planes of equal weight get it exactly).
+    ObjectiveRecipe recipe;
+    recipe.planes = planes;
+    recipe.beam_area_pixels =
+        rml::beamAreaPixels(out.beam.bmaj, out.beam.bmin, std::fabs(g.cell_m));
+    recipe.uv_cell_wavelengths = uvCellWavelengths(g);
+    recipe.data = [&](const SelectChunks& select) {
+      return op.d ? planeTermsOver(*op.d, cube, data, select, nullptr)
+                  : planeTermsOver(*op.f, cube, data, select, nullptr);
+    };
+    recipe.regularizer = [&](std::size_t i, rml::TermOptions& o) {
+      const auto& r = s.regularizers[i];
+      // Across-channel terms stay smooth (gradient) terms; plane-wise ones may go to the prox.
+      o.proximal = proximal_solver && !isSpectralType(r.type) && isNonSmoothType(r.type);
+      o.parameters = planes;
+      return makeCubeRegularizer(r, g.nx, g.ny, planes, mask, i);
+    };
     const ObjectiveWeights weights =
-        objectiveWeights(s, data, samples, weight_sum / double(std::max<std::size_t>(1, P)),
-                         rml::beamAreaPixels(out.beam.bmaj, out.beam.bmin, std::fabs(g.cell_m)));
-    objective.add(
-        std::make_shared<rml::PlaneWiseTerm>(
-            std::vector<std::shared_ptr<rml::ObjectiveTerm>>(op.chi2.begin(), op.chi2.end()), npix),
-        {weights.data, 0, false, planes});
+        objectiveWeights(s, data, whole.samples, whole.image_weights, recipe.beam_area_pixels);
+    objective.add(whole.term, {weights.data, 0, false, planes});
     const std::vector<AutoTerm> auto_terms =
-        addRegularizers(objective, s, weights, [&](std::size_t i, rml::TermOptions& o) {
-          const auto& r = s.regularizers[i];
-          // Across-channel terms stay smooth (gradient) terms; plane-wise ones may go to the prox.
-          o.proximal = proximal_solver && !isSpectralType(r.type) && isNonSmoothType(r.type);
-          o.parameters = planes;
-          return makeCubeRegularizer(r, g.nx, g.ny, planes, mask, i);
-        });
+        addRegularizers(objective, s, weights, recipe.regularizer);
     std::vector<double> image(npix * P, 0.0);
     if (!s.optimizer.initial_model.empty()) {
       // A model cube of the run's planes (continuing a cube run), or one image for every plane.
@@ -111,8 +134,8 @@ void cubeOptimizeAndRestoreStages(engine::RunContext& ctx, RunData& data, CubeDa
           s.optimizer.initial_model, g, out.phase_centre_ra_rad, out.phase_centre_dec_rad,
           s.optimizer.positivity != project::Positivity::None, mask, planes);
     }
-    solveWithLambdas(ctx, data, objective, auto_terms, weights, tiled(mask, P), std::move(image),
-                     out);
+    solveWithLambdas(ctx, data, recipe, objective, auto_terms, weights, tiled(mask, P),
+                     std::move(image), out);
   });
 
   ctx.stage("restore", [&] {

@@ -49,10 +49,13 @@ struct ImagingProducts {
   double weight_scale = 1.0;
   double image_noise = 0.0;
   // Automatic lambdas: each step of the path (normalised lambda, reduced chi-squared after the
-  // step) and the lambda chosen (0: no automatic lambda).
+  // step) and the lambda chosen (0: no automatic lambda). Cross-validation: the training fits'
+  // mean reduced chi-squared, and the held-out reduced chi-squared per fold and its mean.
   struct LambdaStep {
     double lambda = 0.0;
     double chi2_reduced = 0.0;
+    double validation = 0.0;  // 0 on a discrepancy path
+    std::vector<double> fold_validation;
   };
   std::vector<LambdaStep> lambda_path;
   double auto_lambda = 0.0;

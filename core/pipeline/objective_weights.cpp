@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/pipeline/cross_validation.h"
 #include "core/pipeline/pipeline_stages.h"
 
 namespace apertura::pipeline {
@@ -47,6 +48,23 @@ double ObjectiveWeights::normalisedScale(const std::string& type) const {
   return normalised ? s : s / scales.data;
 }
 
+rml::DataTotals totalsOverRanks(ChunkSequence& chunks, const RunData& data) {
+  rml::DataTotals t = rml::countDataTotals(chunks);
+  if (const SumOverProcesses sum = data.sumOverRanks()) {
+    double v[2] = {double(t.valid_samples), t.sum_weights};
+    sum(v, 2);
+    t.valid_samples = std::size_t(std::llround(v[0]));
+    t.sum_weights = v[1];
+  }
+  return t;
+}
+
+double uvCellWavelengths(const imaging::ImageGeometry& g) {
+  const double field =
+      std::min(std::fabs(double(g.nx) * g.cell_l), std::fabs(double(g.ny) * g.cell_m));
+  return field > 0.0 ? 1.0 / field : 1.0;
+}
+
 ObjectiveWeights objectiveWeights(const project::ProjectSettings& s, const RunData& data,
                                   std::size_t samples, double image_weights,
                                   double beam_area_pixels) {
@@ -79,24 +97,16 @@ std::vector<AutoTerm> addRegularizers(rml::ObjectiveFunction& objective,
   return auto_terms;
 }
 
-void solveWithLambdas(engine::RunContext& ctx, const RunData& data,
-                      rml::ObjectiveFunction& objective, const std::vector<AutoTerm>& auto_terms,
-                      const ObjectiveWeights& weights, const std::vector<double>& mask,
-                      std::vector<double> image, ImagingProducts& out) {
-  out.weight_scale = weights.weight_scale;
-  out.image_noise = weights.scales.image_noise;
-  if (auto_terms.empty()) {
-    runSolver(ctx, data, objective, mask, std::move(image), weights.dof, out);
-    return;
-  }
+namespace {
+
+// The discrepancy path (solveWithLambdas); `image` ends at the path's last model.
+double discrepancyLambda(engine::RunContext& ctx, const RunData& data,
+                         rml::ObjectiveFunction& objective, const std::vector<AutoTerm>& auto_terms,
+                         const ObjectiveWeights& weights, const std::vector<double>& mask,
+                         double lambda_max, std::vector<double>& image, ImagingProducts& out,
+                         SolverPass& pass) {
   const project::RegularizationSettings& r = ctx.settings().regularization;
-  const double noise = weights.scales.true_noise;
-  double dirty_peak = 0.0;
-  for (float v : out.dirty)
-    dirty_peak = std::max(dirty_peak, double(v));
-  double t = r.lambda_max.value_or(std::max(1.0, dirty_peak / noise));
-  SolverPass pass;
-  pass.max_iterations = r.path_iterations;
+  double t = lambda_max;
   double previous_t = 0.0, previous_chi2 = 0.0;
   double chosen = 0.0;
   // Steps that stop at once (the image already optimal: empty under an L1 above the dirty peak)
@@ -115,7 +125,7 @@ void solveWithLambdas(engine::RunContext& ctx, const RunData& data,
     ++step;
     pass.iteration_offset = out.iterations;
     const double chi2 = reducedChi2(out, weights);
-    out.lambda_path.push_back({t, chi2});
+    out.lambda_path.push_back({t, chi2, 0.0, {}});
     ctx.observer().progress(double(step) / double(r.path_steps),
                             "lambda path: lambda " + number(t) + ", reduced chi2 " + number(chi2) +
                                 " (target " + number(r.target_chi2) + ")");
@@ -147,6 +157,41 @@ void solveWithLambdas(engine::RunContext& ctx, const RunData& data,
     out.warnings.push_back(w);
     ctx.observer().warning(w);
   }
+  return chosen;
+}
+
+}  // namespace
+
+void solveWithLambdas(engine::RunContext& ctx, const RunData& data, const ObjectiveRecipe& recipe,
+                      rml::ObjectiveFunction& objective, const std::vector<AutoTerm>& auto_terms,
+                      const ObjectiveWeights& weights, const std::vector<double>& mask,
+                      std::vector<double> image, ImagingProducts& out) {
+  out.weight_scale = weights.weight_scale;
+  out.image_noise = weights.scales.image_noise;
+  if (auto_terms.empty()) {
+    runSolver(ctx, data, objective, mask, std::move(image), weights.dof, out);
+    return;
+  }
+  const project::RegularizationSettings& r = ctx.settings().regularization;
+  double dirty_peak = 0.0;
+  for (float v : out.dirty)
+    dirty_peak = std::max(dirty_peak, double(v));
+  const double lambda_max =
+      r.lambda_max.value_or(std::max(1.0, dirty_peak / weights.scales.true_noise));
+  SolverPass pass;
+  pass.max_iterations = r.path_iterations;
+  double chosen = 0.0;
+  if (r.method == project::LambdaMethod::Cv) {
+    std::vector<double> warm_start;
+    chosen =
+        crossValidatedLambda(ctx, data, recipe, weights, mask, lambda_max, image, warm_start, out);
+    if (chosen > 0.0)
+      image = std::move(warm_start);
+    pass.iteration_offset = out.iterations;
+  }
+  if (chosen == 0.0)
+    chosen = discrepancyLambda(ctx, data, objective, auto_terms, weights, mask, lambda_max, image,
+                               out, pass);
   out.auto_lambda = chosen;
   setLambdas(objective, auto_terms, chosen);
   ctx.observer().progress(1.0, "automatic lambda " + number(chosen) + " (regularization.method " +

@@ -7,7 +7,10 @@
 #include <memory>
 #include <vector>
 
+#include "core/data/chunk_sequence.h"
+#include "core/imaging/image_geometry.h"
 #include "core/pipeline/solver_run.h"
+#include "core/rml/data_term.h"
 #include "core/rml/objective_scales.h"
 
 namespace apertura::pipeline {
@@ -32,6 +35,11 @@ ObjectiveWeights objectiveWeights(const project::ProjectSettings& s, const RunDa
                                   std::size_t samples, double image_weights,
                                   double beam_area_pixels);
 
+// The samples with w > 0 and the sum of their weights over every rank (one pass over `chunks`).
+rml::DataTotals totalsOverRanks(ChunkSequence& chunks, const RunData& data);
+// The image's uv cell (wavelengths): one over the narrower side of its field of view.
+double uvCellWavelengths(const imaging::ImageGeometry& g);
+
 // A term of the objective whose lambda is automatic: its index in the objective and the factor
 // its normalised lambda is multiplied by.
 struct AutoTerm {
@@ -50,13 +58,38 @@ std::vector<AutoTerm> addRegularizers(rml::ObjectiveFunction& objective,
                                       const ObjectiveWeights& weights,
                                       const RegularizerMaker& make);
 
+// Chooses the chunks a data term reads from each of the run's chunk sequences (the MFS image's,
+// or each cube plane's): the sequence itself, or a cross-validation fold's part of it. The
+// selection must outlive the term.
+using SelectChunks = std::function<ChunkSequence&(ChunkSequence& run_chunks)>;
+
+// A data term of the run over selected chunks, with the totals (every rank's) of what it sees.
+struct SelectedData {
+  std::shared_ptr<rml::ObjectiveTerm> term;
+  std::size_t samples = 0;     // with w > 0, over every plane
+  double image_weights = 0.0;  // the sum of weights of the image (MFS) or of a mean plane (cube)
+  std::shared_ptr<void> keep;  // what else the term reads (copied chunks, its own operator)
+};
+
+// How the stage builds its objective, for objectives over parts of the data (cross-validation):
+// the data term over selected chunks, then the regularizers as addRegularizers makes them.
+struct ObjectiveRecipe {
+  int planes = 1;
+  double beam_area_pixels = 1.0;
+  double uv_cell_wavelengths = 0.0;  // the image's uv cell, 1 / field of view
+  std::function<SelectedData(const SelectChunks&)> data;
+  RegularizerMaker regularizer;
+};
+
 // Runs the optimizer from `image`. Without automatic terms, once (the project's run). With some,
 // first the path of regularization.method from lambda_max (auto: the peak of out.dirty over the
 // image noise): every automatic term gets the same normalised lambda, lowered by path_factor per
-// step of path_iterations iterations (warm started), until the reduced chi-squared reaches
-// target_chi2; the lambda where it crosses (interpolated in log lambda) is then run to the end.
-// Fills out.lambda_path and out.auto_lambda, and warns when the fit never reaches the target.
-void solveWithLambdas(engine::RunContext& ctx, const RunData& data,
+// step of path_iterations iterations (warm started). discrepancy: until the reduced chi-squared
+// reaches target_chi2, the lambda where it crosses (interpolated in log lambda); cv: the lambda
+// of least held-out error (cross_validation.h), from `recipe`'s objectives over the folds. The
+// chosen lambda is then run to the end. Fills out.lambda_path and out.auto_lambda, and warns when
+// no lambda could be judged.
+void solveWithLambdas(engine::RunContext& ctx, const RunData& data, const ObjectiveRecipe& recipe,
                       rml::ObjectiveFunction& objective, const std::vector<AutoTerm>& auto_terms,
                       const ObjectiveWeights& weights, const std::vector<double>& mask,
                       std::vector<double> image, ImagingProducts& out);

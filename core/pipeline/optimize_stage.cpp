@@ -28,8 +28,49 @@ struct DataOperator {
   engine::DeviceMemoryGauge::Registration device_bytes;
 };
 
-// w-stacking needs every block at once (a pass per w plane): the data term holds them and uses
-// the operator's whole calls. Without it, the term goes chunk by chunk (held or streamed).
+// What a w-stacked data term over selected chunks reads: copies of them and its own operator
+// (the held term sets the operator's samples to its chunks).
+template <typename T>
+struct HeldSelection {
+  std::vector<VisibilityChunk> chunks;
+  std::unique_ptr<imaging::ImagingOperator<T>> op;
+};
+
+// The data term over `chunks` (the run's, or a part of them) with its totals. w-stacking needs
+// every block at once (a pass per w plane): the term holds them and uses the operator's whole
+// calls. Without it, the term goes chunk by chunk (held or streamed) on the shared operator.
+template <typename T>
+SelectedData dataTermOver(imaging::ImagingOperator<T>& op, const project::ImagingSettings& im,
+                          const imaging::ImageGeometry& g, const RunData& data,
+                          ChunkSequence& chunks, bool run_chunks) {
+  SelectedData out;
+  const rml::DataTotals totals = run_chunks ? data.totals : totalsOverRanks(chunks, data);
+  out.samples = totals.valid_samples;
+  out.image_weights = totals.sum_weights;
+  if (!im.w_stacking) {
+    rml::ChunkChi2Options options;
+    options.totals = totals;
+    options.sum = data.sumOverRanks();
+    // Deterministic reduction: exact sums of per-chunk partials, the same for any number of ranks.
+    options.exact_chunk_sums = data.comm->deterministic();
+    out.term = rml::makeChunkChi2Term(op, chunks, options);
+    return out;
+  }
+  rml::Chi2Options options;
+  options.sum = data.sumOverRanks();
+  options.totals = totals;
+  if (run_chunks) {
+    out.term = rml::makeHeldChi2Term(op, data.chunks, options);
+    return out;
+  }
+  auto held = std::make_shared<HeldSelection<T>>();
+  chunks.forEach([&](const VisibilityChunk& c, std::size_t) { held->chunks.push_back(c); });
+  held->op = imaging::makeOperator<T>(g, operatorSettings(im, data), {im.backend, im.gpu_device});
+  out.term = rml::makeHeldChi2Term(*held->op, held->chunks, options);
+  out.keep = held;
+  return out;
+}
+
 template <typename T>
 void makeDataTerm(std::unique_ptr<imaging::ImagingOperator<T>>& op,
                   const project::ImagingSettings& im, const imaging::ImageGeometry& g,
@@ -39,19 +80,8 @@ void makeDataTerm(std::unique_ptr<imaging::ImagingOperator<T>>& op,
   out.backend += "; " + op->describe();
   out.device_bytes =
       engine::DeviceMemoryGauge::instance().add([p = op.get()] { return p->deviceBytes(); });
-  if (!im.w_stacking) {
-    rml::ChunkChi2Options options;
-    options.totals = data.totals;
-    options.sum = data.sumOverRanks();
-    // Deterministic reduction: exact sums of per-chunk partials, the same for any number of ranks.
-    options.exact_chunk_sums = data.comm->deterministic();
-    out.chi2 = rml::makeChunkChi2Term(*op, *data.sequence, options);
-    return;
-  }
-  rml::Chi2Options options;
-  options.sum = data.sumOverRanks();
-  options.totals = data.totals;
-  out.chi2 = rml::makeHeldChi2Term(*op, data.chunks, options);
+  out.chi2 = std::static_pointer_cast<rml::DataTerm>(
+      dataTermOver(*op, im, g, data, *data.sequence, true).term);
 }
 
 DataOperator makeDataOperator(const project::ImagingSettings& im, const imaging::ImageGeometry& g,
@@ -80,23 +110,33 @@ void optimizeAndRestoreStages(engine::RunContext& ctx, RunData& data, ImagingPro
     op = makeDataOperator(s.imaging, g, data);
     ctx.observer().progress(1.0, "operator: " + op.backend);
     chi2 = op.chi2;
-    const ObjectiveWeights weights =
-        objectiveWeights(s, data, data.totals.valid_samples, data.totals.sum_weights,
-                         rml::beamAreaPixels(out.beam.bmaj, out.beam.bmin, std::fabs(g.cell_m)));
+    ObjectiveRecipe recipe;
+    recipe.beam_area_pixels =
+        rml::beamAreaPixels(out.beam.bmaj, out.beam.bmin, std::fabs(g.cell_m));
+    recipe.uv_cell_wavelengths = uvCellWavelengths(g);
+    recipe.data = [&](const SelectChunks& select) {
+      ChunkSequence& chunks = select(*data.sequence);
+      return op.d ? dataTermOver(*op.d, s.imaging, g, data, chunks, false)
+                  : dataTermOver(*op.f, s.imaging, g, data, chunks, false);
+    };
+    recipe.regularizer = [&](std::size_t i, rml::TermOptions& o) {
+      const auto& r = s.regularizers[i];
+      o.proximal = proximal_solver && isNonSmoothType(r.type);
+      return makeRegularizer(r, g.nx, g.ny, mask, i);
+    };
+    const ObjectiveWeights weights = objectiveWeights(
+        s, data, data.totals.valid_samples, data.totals.sum_weights, recipe.beam_area_pixels);
     objective.add(chi2, {weights.data, 0, false});
     const std::vector<AutoTerm> auto_terms =
-        addRegularizers(objective, s, weights, [&](std::size_t i, rml::TermOptions& o) {
-          const auto& r = s.regularizers[i];
-          o.proximal = proximal_solver && isNonSmoothType(r.type);
-          return makeRegularizer(r, g.nx, g.ny, mask, i);
-        });
+        addRegularizers(objective, s, weights, recipe.regularizer);
     std::vector<double> image(npix, 0.0);
     if (!s.optimizer.initial_model.empty()) {
       image = readInitialModel(s.optimizer.initial_model, g, out.phase_centre_ra_rad,
                                out.phase_centre_dec_rad,
                                s.optimizer.positivity != project::Positivity::None, mask);
     }
-    solveWithLambdas(ctx, data, objective, auto_terms, weights, mask, std::move(image), out);
+    solveWithLambdas(ctx, data, recipe, objective, auto_terms, weights, mask, std::move(image),
+                     out);
   });
 
   ctx.stage("restore", [&] {

@@ -209,9 +209,10 @@ void runSolver(engine::RunContext& ctx, const RunData& data, rml::ObjectiveFunct
   engine::TrackedBytes optimizer_bytes;
   optimizer_bytes.reset(engine::MemoryCategory::Optimizer,
                         state_space != nullptr ? 0 : engine::optimizerMemory(s, n).ram_bytes);
-  ctx.observer().progress(
-      1.0, "optimizer state: " +
-               (state_space != nullptr ? state_space->describe() : std::string("host memory")));
+  if (pass.iteration_offset == 0)  // once per run, not per step of a lambda path
+    ctx.observer().progress(
+        1.0, "optimizer state: " +
+                 (state_space != nullptr ? state_space->describe() : std::string("host memory")));
   const rml::OptimizerResult result = minimize(s, choice, recorder, objective, x0, stop);
   out.model.assign(n, 0.0);
   mapped.toImage(result.x.data(), out.model.data());

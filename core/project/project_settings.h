@@ -74,7 +74,7 @@ struct RegularizerSettings {
 // How the objective is scaled and how automatic lambdas are found (rml/objective_scales.h).
 struct RegularizationSettings {
   ObjectiveScaling scaling = ObjectiveScaling::Normalised;
-  LambdaMethod method = LambdaMethod::Discrepancy;
+  LambdaMethod method = LambdaMethod::Cv;
   // The path of automatic lambdas: from lambda_max down by path_factor per step, at most
   // path_steps steps of path_iterations iterations each, warm started from the previous step.
   // auto: the dirty image's peak over the image noise (above it L1 keeps every pixel at zero).
@@ -84,6 +84,12 @@ struct RegularizationSettings {
   int path_iterations = 15;
   // discrepancy: the reduced chi-squared the fit must reach (1: the noise level).
   double target_chi2 = 1.0;
+  // cv: the folds the samples are split into, by uv cell (docs/regularization.md).
+  int folds = 4;
+  // cv: the weakest lambda the path tries. 1: an L1 threshold at the image noise, below which
+  // noise peaks pass as sources; held-out samples cannot show what a weaker lambda puts in the
+  // coverage's holes.
+  double lambda_min = 1.0;
 };
 
 struct OptimizerSettings {

@@ -48,7 +48,7 @@ const std::vector<ChoiceName<project::ObjectiveScaling>>& choiceTable<project::O
 template <>
 const std::vector<ChoiceName<project::LambdaMethod>>& choiceTable<project::LambdaMethod>() {
   static const std::vector<ChoiceName<project::LambdaMethod>> t = {
-      {project::LambdaMethod::Discrepancy, "discrepancy"}};
+      {project::LambdaMethod::Cv, "cv"}, {project::LambdaMethod::Discrepancy, "discrepancy"}};
   return t;
 }
 

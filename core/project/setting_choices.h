@@ -23,8 +23,10 @@ enum class Positivity { None, Projection, Softplus, Log };
 // normalised: reduced chi-squared and dimensionless lambdas (rml/objective_scales.h); none: the
 // schema-1 objective chi2 + sum lambda R, kept for files written before schema 2.
 enum class ObjectiveScaling { Normalised, None };
-// How "lambda": "auto" is chosen: discrepancy (the strongest lambda whose fit reaches the noise).
-enum class LambdaMethod { Discrepancy };
+// How "lambda": "auto" is chosen: cv (k-fold cross-validation on uv cells: the lambda whose fits
+// predict held-out visibilities best) or discrepancy (the strongest lambda whose fit reaches the
+// noise).
+enum class LambdaMethod { Cv, Discrepancy };
 
 // The tables of the choices project files add; the others live beside their enums.
 using apertura::choiceList;

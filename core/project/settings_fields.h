@@ -172,8 +172,9 @@ IfSection<S, RegularizationSettings> visitFields(S& r, F&& f) {
           "none: chi2 + sum lambda R as in schema 1"),
     r.scaling);
   f(Field("method",
-          "how auto lambdas are chosen: discrepancy, the strongest lambda whose reduced "
-          "chi-squared reaches target_chi2"),
+          "how auto lambdas are chosen: cv, the lambda whose fits best predict held-out "
+          "visibilities (k-fold cross-validation on uv cells); discrepancy, the strongest "
+          "lambda whose reduced chi-squared reaches target_chi2"),
     r.method);
   f(Field("lambda_max", "first lambda of the path; auto: the dirty image's peak over its noise")
         .above(0),
@@ -184,6 +185,14 @@ IfSection<S, RegularizationSettings> visitFields(S& r, F&& f) {
     r.path_iterations);
   f(Field("target_chi2", "reduced chi-squared the discrepancy method aims for").above(0),
     r.target_chi2);
+  f(Field("folds",
+          "cross-validation folds (cv): each holds out the samples of 1/folds of the "
+          "uv cells")
+        .within(2, 20),
+    r.folds);
+  f(Field("lambda_min", "cv: the weakest lambda tried; 1: an L1 threshold at the image noise")
+        .above(0),
+    r.lambda_min);
 }
 
 template <typename S, typename F>

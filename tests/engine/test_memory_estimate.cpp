@@ -125,6 +125,12 @@ class TestMemoryEstimate : public QObject {
     const MemoryEstimate r = estimateMemory(s, big, 64ull << 30);
     QVERIFY(r.resident);
     QCOMPARE(r.visibility_bytes, std::uint64_t(7600000000ull));
+    // A cross-validated lambda copies the training folds of resident data: twice the bytes.
+    s.regularizers = {{"l1", std::nullopt, false, {}}};
+    QCOMPARE(estimateMemory(s, big, 64ull << 30).visibility_bytes, 2 * r.visibility_bytes);
+    s.regularization.method = apertura::project::LambdaMethod::Discrepancy;
+    QCOMPARE(estimateMemory(s, big, 64ull << 30).visibility_bytes, r.visibility_bytes);
+    s.regularizers.clear();
     // data.mode forces the choice either way.
     s.data.mode = apertura::ReadMode::kStreaming;
     QVERIFY(!estimateMemory(s, big, 64ull << 30).resident);

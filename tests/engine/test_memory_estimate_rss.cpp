@@ -44,6 +44,7 @@ project::ProjectSettings settingsFor(const Case& c, const std::string& ms,
                                      const std::string& prefix) {
   project::ProjectSettings s = project::defaultProject();
   s.data.path = ms;
+  s.regularizers = {{"l1", 1.0, false, {}}};  // one solver run: what the estimate's parts model
   s.imaging.nx = s.imaging.ny = c.size;
   s.imaging.cell_arcsec = 0.05;
   s.imaging.precision = *project::parseChoice<project::Precision>(c.precision);

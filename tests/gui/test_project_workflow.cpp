@@ -179,7 +179,7 @@ class TestProjectWorkflow : public QObject {
     auto fresh = actions->currentProject();
     QVERIFY(fresh);
     QCOMPARE(fresh->weighting.scheme, apertura::imaging::WeightingScheme::Briggs);
-    QCOMPARE(lambdaOf(*fresh, "l1"), 1.0);
+    QCOMPARE(lambdaOf(*fresh, "l1"), -1.0);  // auto (cross-validated), the default
     QCOMPARE(fresh->imaging.nx, project::defaultProject().imaging.nx);
     QCOMPARE(fresh->optimizer.method, apertura::project::OptimizerMethod::Lbfgs);
     QCOMPARE(dirty->displaySettings().colormap, apertura::gui::ColormapKind::Inferno);

@@ -48,6 +48,7 @@ class TestResumeRun : public QObject {
 
     project::ProjectSettings s = project::defaultProject();
     s.data.path = ms;
+    s.regularizers = {{"l1", 1.0, false, {}}};  // a fixed lambda: one solver run to continue
     s.imaging.nx = s.imaging.ny = 64;
     s.imaging.cell_arcsec = 0.1;
     s.optimizer.max_iterations = 40;

@@ -194,9 +194,8 @@ MemoryEstimate estimateMemory(const project::ProjectSettings& s, const DataVolum
   }
   // Cross-validated lambdas copy a fold's training part of resident data once (one fold at a
   // time, pipeline/cross_validation.h): the visibilities twice.
-  bool cross_validates = false;
-  for (const auto& r : s.regularizers)
-    cross_validates |= !r.lambda && s.regularization.method == project::LambdaMethod::Cv;
+  const bool cross_validates =
+      project::hasAutomaticLambda(s) && s.regularization.method == project::LambdaMethod::Cv;
   const std::uint64_t held_data = cross_validates ? 2 * all_data : all_data;
   // data.mode forces a choice; w-stacking needs every visibility at once.
   const bool fits = fixed + held_data <= e.budget_bytes;

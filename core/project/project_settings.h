@@ -187,7 +187,24 @@ struct ProjectSettings {
   std::string migration_note;
 };
 
-// A default project: Briggs 0.5, 512^2, L-BFGS, the normalised objective with L1 at lambda 1.
+// A default project: Briggs 0.5, 512^2, L-BFGS, the normalised objective with L1 at an automatic
+// (cross-validated) lambda.
 ProjectSettings defaultProject();
+
+// True when some regularizer's lambda is "auto": a lambda path (regularization.method) runs
+// before the optimizer.max_iterations of the final run, and copies data for cross-validation.
+inline bool hasAutomaticLambda(const ProjectSettings& s) {
+  for (const RegularizerSettings& r : s.regularizers) {
+    if (!r.lambda)
+      return true;
+  }
+  return false;
+}
+
+// The iterations a run of `s` reports, when known before it starts: optimizer.max_iterations, or
+// 0 when an automatic lambda's path adds iterations first.
+inline int iterationsKnownInAdvance(const ProjectSettings& s) {
+  return hasAutomaticLambda(s) ? 0 : s.optimizer.max_iterations;
+}
 
 }  // namespace apertura::project

@@ -93,7 +93,7 @@ bool MainWindow::startLauncherRun() {
   products_.reset();  // the finished message comes from apertura-cli, not from in-process products
   convergence_->clear();
   image_tabs_->clearCounts();
-  run_status_->start(settings->optimizer.max_iterations);
+  run_status_->start(project::iterationsKnownInAdvance(*settings));
   log(tr("launcher run started: %1 (outputs %2-*.fits)").arg(launcher, launcher_prefix_));
   const bool started =
       run_->startExternal(launcher, ExternalRun::defaultCliPath(), project_path, snapshot_dir);

@@ -66,7 +66,7 @@ bool MainWindow::launchRun(const std::string& initial_model) {
   convergence_->clear();
   image_tabs_->clearCounts();
   run_->start(*settings, pipeline::makeImagingPipeline(products_));
-  run_status_->start(settings->optimizer.max_iterations);
+  run_status_->start(project::iterationsKnownInAdvance(*settings));
   log(tr("run started%6: %1 x %2 px, %3, %4 iterations of %5")
           .arg(settings->imaging.nx)
           .arg(settings->imaging.ny)

@@ -88,6 +88,12 @@ QString RunStatusWidget::backendText() const {
   return backend_->text().section(": ", 1);  // without the "Backend: " prefix
 }
 
+void RunStatusWidget::showIteration() {
+  // Unknown in advance (an automatic lambda's path runs first): the count alone.
+  iteration_->setText(max_iterations_ > 0 ? tr("Iteration %1/%2").arg(done_).arg(max_iterations_)
+                                          : tr("Iteration %1").arg(done_));
+}
+
 void RunStatusWidget::start(int max_iterations) {
   max_iterations_ = std::max(0, max_iterations);
   done_ = 0;
@@ -97,7 +103,7 @@ void RunStatusWidget::start(int max_iterations) {
   memory_->clear();
   backend_->clear();
   backend_->setToolTip(QString());
-  iteration_->setText(tr("Iteration 0/%1").arg(max_iterations_));
+  showIteration();
   setIndeterminate();
   since_start_.start();
   clock_.start();
@@ -148,7 +154,7 @@ void RunStatusWidget::addIterations(const QVector<engine::IterationMetrics>& met
     if (recent_seconds_.size() > kRecentIterations)
       recent_seconds_.pop_front();
   }
-  iteration_->setText(tr("Iteration %1/%2").arg(done_).arg(max_iterations_));
+  showIteration();
   if (stage_name_ == "optimize" && max_iterations_ > 0)
     setDeterminate(static_cast<double>(done_) / max_iterations_);
 }

@@ -56,6 +56,7 @@ class RunStatusWidget : public QWidget {
  private:
   void setDeterminate(double fraction);
   void setIndeterminate();
+  void showIteration();  // "Iteration N/M", or "Iteration N" when M is unknown (0)
   void refreshClock();
 
   static constexpr std::size_t kRecentIterations = 15;

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/util/number_text.h"
 #include "core/util/sky_format.h"
 
 namespace apertura {
@@ -20,9 +21,7 @@ std::string fixed(double v, int decimals) {
 
 // Four significant digits: cells range from arcminutes (LOFAR) to microarcseconds (EHT).
 std::string significant(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.4g", v);
-  return buf;
+  return significantDigits(v, 4);
 }
 
 std::string join(const std::vector<std::string>& items, const char* sep) {

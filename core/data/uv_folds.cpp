@@ -61,12 +61,11 @@ FoldSelection::FoldSelection(ChunkSequence& base, const UvFolds& folds, int fold
   }
 }
 
-void FoldSelection::select(const VisibilityChunk& from, VisibilityChunk& into) const {
+void FoldSelection::select(const VisibilityChunk& from, VisibilityChunk& into) {
   into = from;
-  std::vector<std::uint8_t> assigned;
-  folds_.assign(from, assigned);
+  folds_.assign(from, fold_of_);
   for (std::size_t k = 0; k < into.weights.size(); ++k) {
-    if ((assigned[k] == fold_) != held_out_)
+    if ((fold_of_[k] == fold_) != held_out_)
       into.weights[k] = 0.0f;
   }
 }

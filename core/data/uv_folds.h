@@ -39,7 +39,7 @@ class FoldSelection final : public ChunkSequence {
   bool held() const override { return !copies_.empty(); }
 
  private:
-  void select(const VisibilityChunk& from, VisibilityChunk& into) const;
+  void select(const VisibilityChunk& from, VisibilityChunk& into);
 
   ChunkSequence& base_;
   const UvFolds& folds_;
@@ -47,6 +47,7 @@ class FoldSelection final : public ChunkSequence {
   bool held_out_;
   std::vector<VisibilityChunk> copies_;  // a held base's training set
   VisibilityChunk scratch_;              // the chunk of the pass in progress
+  std::vector<std::uint8_t> fold_of_;    // its samples' folds
 };
 
 }  // namespace apertura

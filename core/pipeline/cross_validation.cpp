@@ -2,21 +2,15 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <memory>
 
 #include "core/data/uv_folds.h"
 #include "core/pipeline/pipeline_stages.h"
+#include "core/util/number_text.h"
 
 namespace apertura::pipeline {
 namespace {
-
-std::string number(double v) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.4g", v);
-  return buffer;
-}
 
 // One fold's objective over the other folds' samples, and its held-out samples' data term.
 struct Fold {
@@ -119,8 +113,7 @@ double crossValidatedLambda(engine::RunContext& ctx, const RunData& data,
       } else if (j >= lambdas.size()) {
         break;
       }
-      for (const AutoTerm& a : fold->auto_terms)
-        fold->objective->setLambda(a.entry, lambdas[j] * a.scale);
+      setLambdas(*fold->objective, fold->auto_terms, lambdas[j]);
       const std::size_t reported = out.metrics.size();
       runSolver(ctx, data, *fold->objective, mask, std::move(model), fold->weights.dof, out, pass);
       model = out.model;
@@ -129,8 +122,7 @@ double crossValidatedLambda(engine::RunContext& ctx, const RunData& data,
       // a strong L1) costs nothing and does not count against path_steps.
       const bool ran = out.metrics.size() > reported;
       ran_steps += ran ? 1 : 0;
-      const double fit = ran ? out.metrics.back().chi2_per_dof /
-                                   (fold->weights.normalised ? 1.0 : fold->weights.weight_scale)
+      const double fit = ran ? reducedChi2(out, fold->weights)
                              : reduced(*fold->train.term, fold->train.samples, model, scale);
       const double held = reduced(*fold->held_out.term, fold->held_out.samples, model, scale);
       train_sum[j] += fit;
@@ -139,11 +131,11 @@ double crossValidatedLambda(engine::RunContext& ctx, const RunData& data,
         best = held;
         best_model = model;
       }
-      ctx.observer().progress(double(f) / double(r.folds),
-                              "cross-validation fold " + std::to_string(f + 1) + "/" +
-                                  std::to_string(r.folds) + ": lambda " + number(lambdas[j]) +
-                                  ", held-out reduced chi2 " + number(held) + " (training " +
-                                  number(fit) + ")");
+      ctx.observer().progress(
+          double(f) / double(r.folds),
+          "cross-validation fold " + std::to_string(f + 1) + "/" + std::to_string(r.folds) +
+              ": lambda " + significantDigits(lambdas[j]) + ", held-out reduced chi2 " +
+              significantDigits(held) + " (training " + significantDigits(fit) + ")");
     }
     for (std::size_t p = 0; p < best_model.size(); ++p)
       best_sum[p] += best_model[p];
@@ -177,7 +169,8 @@ double crossValidatedLambda(engine::RunContext& ctx, const RunData& data,
     const std::string w =
         "automatic lambda: the held-out error still falls at the path's weakest "
         "lambda " +
-        number(lambdas.back()) + "; more steps (regularization.path_steps) may find a weaker one";
+        significantDigits(lambdas.back()) +
+        "; more steps (regularization.path_steps) may find a weaker one";
     out.warnings.push_back(w);
     ctx.observer().warning(w);
   }

@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
 #include "core/pipeline/cross_validation.h"
 #include "core/pipeline/pipeline_stages.h"
+#include "core/util/number_text.h"
 
 namespace apertura::pipeline {
 namespace {
@@ -17,13 +17,8 @@ rml::TermNormalisation normalisationOf(const std::string& type) {
   return {};
 }
 
-std::string number(double v) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.4g", v);
-  return buffer;
-}
+}  // namespace
 
-// The reduced chi-squared after the last iteration (rescaled by s in a schema-1 objective).
 double reducedChi2(const ImagingProducts& out, const ObjectiveWeights& w) {
   if (out.metrics.empty())
     return INFINITY;
@@ -31,12 +26,11 @@ double reducedChi2(const ImagingProducts& out, const ObjectiveWeights& w) {
   return w.normalised ? per_dof : per_dof / w.weight_scale;
 }
 
-void setLambdas(rml::ObjectiveFunction& objective, const std::vector<AutoTerm>& terms, double t) {
+void setLambdas(rml::ObjectiveFunction& objective, const std::vector<AutoTerm>& terms,
+                double lambda) {
   for (const AutoTerm& a : terms)
-    objective.setLambda(a.entry, t * a.scale);
+    objective.setLambda(a.entry, lambda * a.scale);
 }
-
-}  // namespace
 
 double ObjectiveWeights::fixedScale(const std::string& type) const {
   return normalised ? scales.term(normalisationOf(type)) : 1.0;
@@ -127,8 +121,9 @@ double discrepancyLambda(engine::RunContext& ctx, const RunData& data,
     const double chi2 = reducedChi2(out, weights);
     out.lambda_path.push_back({t, chi2, 0.0, {}});
     ctx.observer().progress(double(step) / double(r.path_steps),
-                            "lambda path: lambda " + number(t) + ", reduced chi2 " + number(chi2) +
-                                " (target " + number(r.target_chi2) + ")");
+                            "lambda path: lambda " + significantDigits(t) + ", reduced chi2 " +
+                                significantDigits(chi2) + " (target " +
+                                significantDigits(r.target_chi2) + ")");
     if (chi2 <= r.target_chi2) {
       chosen = t;
       if (previous_t > 0.0 && std::isfinite(previous_chi2) && previous_chi2 > chi2 && chi2 > 0.0) {
@@ -147,11 +142,12 @@ double discrepancyLambda(engine::RunContext& ctx, const RunData& data,
     chosen = out.lambda_path.empty() ? t * r.path_factor : out.lambda_path.back().lambda;
     const std::string reached = out.lambda_path.empty()
                                     ? std::string("no step reported a fit")
-                                    : "it reached " + number(out.lambda_path.back().chi2_reduced) +
-                                          " at lambda " + number(chosen);
+                                    : "it reached " +
+                                          significantDigits(out.lambda_path.back().chi2_reduced) +
+                                          " at lambda " + significantDigits(chosen);
     const std::string w =
-        "automatic lambda: the fit never reached reduced chi2 " + number(r.target_chi2) + " (" +
-        reached +
+        "automatic lambda: the fit never reached reduced chi2 " + significantDigits(r.target_chi2) +
+        " (" + reached +
         "); the weakest lambda of the path is used. Calibration errors, or a model the image "
         "cannot hold (field of view, w-term), keep the residuals above the noise.";
     out.warnings.push_back(w);
@@ -194,8 +190,9 @@ void solveWithLambdas(engine::RunContext& ctx, const RunData& data, const Object
                                out, pass);
   out.auto_lambda = chosen;
   setLambdas(objective, auto_terms, chosen);
-  ctx.observer().progress(1.0, "automatic lambda " + number(chosen) + " (regularization.method " +
-                                   project::choiceName(r.method) + ")");
+  ctx.observer().progress(1.0, "automatic lambda " + significantDigits(chosen) +
+                                   " (regularization.method " + project::choiceName(r.method) +
+                                   ")");
   pass.max_iterations = -1;
   runSolver(ctx, data, objective, mask, std::move(image), weights.dof, out, pass);
 }

@@ -47,6 +47,13 @@ struct AutoTerm {
   double scale = 1.0;
 };
 
+// The reduced chi-squared after out's last iteration (rescaled by s in a schema-1 objective;
+// infinite before any iteration).
+double reducedChi2(const ImagingProducts& out, const ObjectiveWeights& w);
+// Sets every automatic term's weight for the normalised `lambda`.
+void setLambdas(rml::ObjectiveFunction& objective, const std::vector<AutoTerm>& terms,
+                double lambda);
+
 // Adds the project's regularizers to `objective`, leaving out those with lambda 0: make(i, options)
 // builds regularizers[i] and sets its options (proximal, parameters); the weight is its fixed
 // lambda times fixedScale, or, for an automatic lambda, set later by solveWithLambdas from the

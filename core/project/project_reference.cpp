@@ -1,20 +1,18 @@
 #include "core/project/project_reference.h"
 
-#include <cstdio>
 #include <sstream>
 
 #include "core/plugin/plugin_registry.h"
 #include "core/project/settings_fields.h"
 #include "core/rml/builtin_regularizers.h"
+#include "core/util/number_text.h"
 
 namespace apertura::project {
 namespace {
 
 std::string number(double v) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%g", v);
-  return buffer;
-}
+  return significantDigits(v, 6);
+}  // as %g
 
 std::string joined(const std::vector<std::string>& names) {
   std::string list;

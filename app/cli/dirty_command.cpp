@@ -16,6 +16,8 @@
 #include "core/io/visibility_source_factory.h"
 #include "core/util/input_error.h"
 #include "core/util/output_probe.h"
+#include "core/util/output_set.h"
+#include "core/util/temporary_names.h"
 
 namespace apertura::cli {
 
@@ -97,7 +99,8 @@ VisibilitySelection selectionOf(const DirtyOptions& o) {
 // Writes PREFIX-dirty.fits and PREFIX-psf.fits of `chunks` and prints one summary line.
 void imageAndWrite(const std::vector<const VisibilityChunk*>& chunks,
                    const imaging::DirtyImageSettings& s, const SourceInfo& info,
-                   const DirtyOptions& o, const std::string& prefix, const std::string& what) {
+                   const DirtyOptions& o, const std::string& prefix, const std::string& what,
+                   OutputSet& outputs) {
   const auto result = imaging::makeDirtyImage(chunks, s);
   FitsImage img;
   img.nx = img.ny = o.size;
@@ -125,9 +128,9 @@ void imageAndWrite(const std::vector<const VisibilityChunk*>& chunks,
                  "samples imaged: " + std::to_string(result.samples)};
   img.bunit = "JY/BEAM";
   img.pixels.assign(result.dirty.begin(), result.dirty.end());
-  writeFitsImage(prefix + "-dirty.fits", img);
+  outputs.write(prefix + "-dirty.fits", [&](const std::string& f) { writeFitsImage(f, img); });
   img.pixels.assign(result.psf.begin(), result.psf.end());
-  writeFitsImage(prefix + "-psf.fits", img);
+  outputs.write(prefix + "-psf.fits", [&](const std::string& f) { writeFitsImage(f, img); });
   std::cout << what << ": " << prefix << "-dirty.fits, " << prefix << "-psf.fits\n  beam "
             << result.beam.bmaj / kArcsec << " x " << result.beam.bmin / kArcsec << " arcsec, PA "
             << result.beam.bpa * 180.0 / M_PI << " deg; " << result.samples
@@ -139,6 +142,7 @@ void imageAndWrite(const std::vector<const VisibilityChunk*>& chunks,
 int runDirty(const DirtyOptions& o) {
   if (o.size % 2)
     throw InputError("--size", "the image size must be even");
+  removeStaleTemporariesBeside(o.output_prefix);
   requireWritablePrefix(o.output_prefix, "--output");
   ReadOptions read;
   read.selection = selectionOf(o);
@@ -189,14 +193,17 @@ int runDirty(const DirtyOptions& o) {
     all.push_back(&c);
     by_spw[c.spectral_window_id].push_back(&c);
   }
+  // The images of one call appear together, after the last is written.
+  OutputSet outputs;
   imageAndWrite(all, s, info, o, o.output_prefix,
-                by_spw.size() > 1 ? "all spectral windows (MFS)" : "dirty image");
+                by_spw.size() > 1 ? "all spectral windows (MFS)" : "dirty image", outputs);
   if (o.per_spw) {
     for (const auto& [spw, list] : by_spw) {
       imageAndWrite(list, s, info, o, o.output_prefix + "-spw" + std::to_string(spw),
-                    "spectral window " + std::to_string(spw));
+                    "spectral window " + std::to_string(spw), outputs);
     }
   }
+  outputs.commit();
   return 0;
 }
 

@@ -149,6 +149,8 @@ int runProject(const RunOptions& options) {
       try {
         if (outcome.error)
           std::rethrow_exception(outcome.error);
+      } catch (const ResourceError&) {
+        // A full disk or a quota: the input was fine, the run failed.
       } catch (const InputError&) {
         input_error = true;
       } catch (...) {

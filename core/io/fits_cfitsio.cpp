@@ -4,9 +4,9 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "core/util/atomic_file.h"
 #include "core/util/disk_space.h"
 #include "core/util/input_error.h"
+#include "core/util/temporary_names.h"
 
 namespace apertura::fits {
 namespace {
@@ -53,8 +53,9 @@ void KeyWriter::check(const std::string& what) {
   if (status_ == 0)
     return;
   const std::string full = noSpaceHint(path_);
-  throw InputError(path_,
-                   "cannot write FITS " + what + ": " + (full.empty() ? errorText(status_) : full));
+  if (!full.empty())
+    throw ResourceError(path_, "cannot write FITS " + what + ": " + full);
+  throw InputError(path_, "cannot write FITS " + what + ": " + errorText(status_));
 }
 
 void writeSkyKeywords(KeyWriter& w, const FitsImage& img) {
@@ -106,9 +107,12 @@ void writeAtomically(const std::string& path,
     int status = 0;
     // The disk-file variant takes the name literally: '(', '[' or '!' in a folder name are legal.
     fits_create_diskfile(&raw, tmp.c_str(), &status);
-    if (status != 0)
-      throw InputError(path,
-                       "cannot create FITS file: " + errorText(status) + " " + noSpaceHint(path));
+    if (status != 0) {
+      const std::string full = noSpaceHint(path);
+      if (!full.empty())
+        throw ResourceError(path, "cannot create FITS file: " + full);
+      throw InputError(path, "cannot create FITS file: " + errorText(status));
+    }
     FilePtr f(raw);
     KeyWriter w(raw, path);
     fill(raw, w);

@@ -1,23 +1,13 @@
 #include "core/io/ms_copy.h"
 
 #include <filesystem>
-#include <random>
 
 #include "core/io/replaceable_output.h"
 #include "core/util/input_error.h"
+#include "core/util/temporary_names.h"
 
 namespace apertura {
-namespace {
-
 namespace fs = std::filesystem;
-
-fs::path temporarySibling(const fs::path& out) {
-  std::random_device rd;
-  return out.parent_path() /
-         ("." + out.filename().string() + ".apertura-tmp-" + std::to_string(rd()));
-}
-
-}  // namespace
 
 void writeIntoCopy(const std::string& input, const std::string& output, bool replace_existing,
                    const std::string& what, const std::function<void(const std::string&)>& write) {
@@ -33,7 +23,8 @@ void writeIntoCopy(const std::string& input, const std::string& output, bool rep
   if (exists && fs::equivalent(out, input, ec))
     throw InputError(out.string(), "is the input itself; give another output");
   requireReplaceableMeasurementSet(out.string());
-  const fs::path tmp = temporarySibling(out);
+  removeStaleTemporariesBeside(out.string());
+  const fs::path tmp = temporarySiblingPath(out.string());
   try {
     fs::copy(input, tmp, fs::copy_options::recursive);
     write(tmp.string());

@@ -376,7 +376,7 @@ void MeasurementSetWriter::write(const MsRowBlock& b) {
       // The table's destructor flushes again, and casacore aborts on a write error there: give
       // the half-written table's space back first (the caller removes it anyway).
       releaseSpace(impl_->path);
-      throw InputError(impl_->path, full + " while writing the Measurement Set");
+      throw ResourceError(impl_->path, full + " while writing the Measurement Set");
     }
     throw InputError(impl_->path, std::string("casacore could not write rows: ") + e.what());
   }

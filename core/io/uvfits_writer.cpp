@@ -11,10 +11,10 @@
 
 #include "core/io/fits_cfitsio.h"
 #include "core/io/replaceable_output.h"
-#include "core/util/atomic_file.h"
 #include "core/util/disk_space.h"
 #include "core/util/input_error.h"
 #include "core/util/sky_format.h"
+#include "core/util/temporary_names.h"
 
 namespace apertura {
 namespace {
@@ -77,7 +77,9 @@ struct UvfitsWriter::Impl {
     const std::string text = fits::errorText(status);
     fits_clear_errmsg();
     const std::string full = noSpaceHint(path);
-    throw InputError(path, what + " (" + (full.empty() ? "cfitsio: " + text : full) + ")");
+    if (!full.empty())
+      throw ResourceError(path, what + " (" + full + ")");
+    throw InputError(path, what + " (cfitsio: " + text + ")");
   }
 
   void validate() const {

@@ -7,6 +7,7 @@
 #include "core/pipeline/pipeline_stages.h"
 #include "core/project/project_file.h"
 #include "core/util/atomic_file.h"
+#include "core/util/output_set.h"
 #include "core/version.h"
 
 namespace apertura::pipeline {
@@ -85,12 +86,10 @@ void exportStage(engine::RunContext& ctx, ImagingProducts& p) {
   if (prefix.empty())
     return;
   const std::vector<std::string> history = provenance(s);
+  OutputSet outputs;
   const auto emit = [&](bool wanted, const std::string& suffix, auto&& write) {
-    if (!wanted)
-      return;
-    const std::string path = prefix + suffix;
-    write(path);
-    p.written_files.push_back(path);
+    if (wanted)
+      outputs.write(prefix + suffix, write);
   };
   emit(s.output.dirty && !p.dirty.empty(), "-dirty.fits",
        [&](const std::string& f) { writeImage(f, p.dirty, "JY/BEAM", true, p, history); });
@@ -104,6 +103,9 @@ void exportStage(engine::RunContext& ctx, ImagingProducts& p) {
        [&](const std::string& f) { writeImage(f, p.restored, "JY/BEAM", true, p, history); });
   emit(s.output.metrics_csv, "-metrics.csv",
        [&](const std::string& f) { writeFileAtomically(f, metricsCsv(p)); });
+  outputs.commit();
+  for (const std::string& f : outputs.finalPaths())
+    p.written_files.push_back(f);
 }
 
 }  // namespace apertura::pipeline

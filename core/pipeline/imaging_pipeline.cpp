@@ -7,6 +7,7 @@
 #include "core/pipeline/pipeline_stages.h"
 #include "core/pipeline/regularizer_factory.h"
 #include "core/util/output_probe.h"
+#include "core/util/temporary_names.h"
 
 namespace apertura::pipeline {
 namespace {
@@ -22,10 +23,13 @@ void warnAboutSpectralTerms(engine::RunContext& ctx) {
   }
 }
 
-// Before any computing: every folder the run will write into must take a file.
+// Before any computing: every folder the run will write into must take a file. What killed
+// runs left there is removed first.
 void checkOutputLocations(const project::OutputSettings& o) {
-  if (!o.prefix.empty())
+  if (!o.prefix.empty()) {
+    removeStaleTemporariesBeside(o.prefix);
     requireWritablePrefix(o.prefix, "output.prefix");
+  }
   const bool model_copy = (o.write_model_column || o.write_residual_column) && !o.model_in_place;
   if (model_copy && !o.model_ms.empty())
     requireWritablePrefix(o.model_ms, "output.model_ms");

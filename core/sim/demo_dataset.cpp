@@ -6,8 +6,8 @@
 
 #include "core/sim/image_sky.h"
 #include "core/sim/simulator.h"
-#include "core/util/atomic_file.h"
 #include "core/util/input_error.h"
+#include "core/util/temporary_names.h"
 
 namespace apertura {
 namespace {
@@ -118,6 +118,7 @@ DemoDatasetInfo ensureDemo(const std::string& dir) {
   fs::create_directories(parent, ec);
   if (ec)
     throw InputError(parent.string(), "cannot create the directory: " + ec.message());
+  removeStaleTemporariesBeside(dir);
   const std::string tmp = temporarySiblingPath(dir);
   try {
     fs::create_directory(tmp);

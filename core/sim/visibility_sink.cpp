@@ -5,8 +5,8 @@
 #include "core/engine/interrupt.h"
 #include "core/io/replaceable_output.h"
 #include "core/io/uvfits_writer.h"
-#include "core/util/atomic_file.h"
 #include "core/util/input_error.h"
+#include "core/util/temporary_names.h"
 
 namespace apertura::sim {
 namespace {
@@ -105,6 +105,7 @@ const char* outputFormatName(OutputFormat format) {
 std::unique_ptr<VisibilitySink> openVisibilitySink(OutputFormat format, const std::string& path,
                                                    const MsLayout& layout,
                                                    const SinkOptions& options) {
+  removeStaleTemporariesBeside(path);
   if (format == OutputFormat::Uvfits) {
     UvfitsWriteOptions o;
     o.overwrite = options.overwrite;

@@ -8,7 +8,4 @@ namespace apertura {
 // half-written one. Throws InputError naming the path when the directory is not writable.
 void writeFileAtomically(const std::string& path, const std::string& content);
 
-// A unique temporary sibling name for `path` (same directory, so rename() stays atomic).
-std::string temporarySiblingPath(const std::string& path);
-
 }  // namespace apertura

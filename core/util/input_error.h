@@ -22,4 +22,12 @@ class InputError : public std::runtime_error {
   std::string problem_;
 };
 
+// A resource the system refused while writing (no space left on device, a quota): not the
+// input's fault, so front ends report a failure rather than bad input, but the message is of the
+// same kind and names the file.
+class ResourceError : public InputError {
+ public:
+  using InputError::InputError;
+};
+
 }  // namespace apertura

@@ -7,8 +7,8 @@
 #include <cstring>
 #include <filesystem>
 
-#include "core/util/atomic_file.h"
 #include "core/util/input_error.h"
+#include "core/util/temporary_names.h"
 
 namespace apertura {
 

@@ -25,5 +25,14 @@ sim=(simulate --point 1,0,0 --array random:300:8:12 --hours 2 --integration 10)
 "$cli" "${sim[@]}" -o "$work/in.ms" > /dev/null 2>&1 || { echo "FAIL: simulate in.ms"; exit 1; }
 "$cli" dirty "$work/in.ms" --size 1024 --cell 0.05 -o "$small/d" > "$work/log" 2>&1
 check "dirty" $?
+# A run whose first images fit and the rest do not: exit 3 (a failure, not bad input), and none
+# of its images left (they appear together or not at all).
+printf '{"schema_version": 2, "data": {"path": "%s"}, "imaging": {"nx": 512, "ny": 512, "cell_arcsec": 0.05},
+ "regularizers": [{"type": "l1", "lambda": 1}], "optimizer": {"max_iterations": 1},
+ "output": {"prefix": "%s/r"}}\n' "$work/in.ms" "$small" > "$work/p.apertura"
+"$cli" run "$work/p.apertura" > "$work/log" 2>&1
+rc=$?
+check "run" $rc
+[ "$rc" -eq 3 ] || { echo "FAIL: run on a full disk: expected exit 3, got $rc"; failed=1; }
 [ "$failed" -eq 0 ] && echo OK
 exit "$failed"

@@ -31,20 +31,27 @@ std::string defaultScratchRoot() {
 
 }  // namespace
 
-// A ring of fixed-size slots in one file, each holding s then y (2 n doubles). The file lives in
-// its own directory; both are removed by the destructor (end of run, cancel or exception).
+// A ring of fixed-size slots in one file, each holding s then y (2 n doubles). The file's name
+// is removed as soon as it is open: its space returns to the file system when the descriptor
+// closes, so no exit path (not even SIGKILL) leaves it behind.
 class LbfgsHistory::SpillFile {
  public:
-  SpillFile(std::string path, std::size_t n, std::size_t element_bytes)
-      : path_(std::move(path)), bytes_(n * element_bytes) {
-    fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    if (fd_ < 0)
-      throw InputError(path_, "cannot create the L-BFGS spill file: " + systemError());
+  SpillFile(const std::string& scratch_root, std::size_t n, std::size_t element_bytes)
+      : path_(scratch_root + "/apertura-lbfgs-XXXXXX"), bytes_(n * element_bytes) {
+    fd_ = ::mkostemp(path_.data(), O_CLOEXEC);
+    if (fd_ < 0) {
+      throw InputError(scratch_root, "cannot create an L-BFGS spill file there (" + systemError() +
+                                         "); set optimizer.scratch_dir");
+    }
+    ::unlink(path_.c_str());
   }
   ~SpillFile() {
     unmap();
     ::close(fd_);
-    ::unlink(path_.c_str());
+  }
+  std::uint64_t sizeBytes() const {
+    struct stat st {};
+    return ::fstat(fd_, &st) == 0 ? std::uint64_t(st.st_size) : 0;
   }
   SpillFile(const SpillFile&) = delete;
   SpillFile& operator=(const SpillFile&) = delete;
@@ -211,14 +218,14 @@ LbfgsHistory::LbfgsHistory(std::size_t dimension, const LbfgsHistoryOptions& opt
     p.allocate(n_, float_);
 }
 
-LbfgsHistory::~LbfgsHistory() {
-  file_.reset();
-  if (!spill_dir_.empty())
-    ::rmdir(spill_dir_.c_str());
-}
+LbfgsHistory::~LbfgsHistory() = default;
 
 std::uint64_t LbfgsHistory::spillBytes() const {
   return std::uint64_t(spilled_count_) * 2 * n_ * elementBytes();
+}
+
+std::uint64_t LbfgsHistory::spillFileBytes() const {
+  return file_ ? file_->sizeBytes() : 0;
 }
 
 void LbfgsHistory::clear() {
@@ -245,15 +252,8 @@ LbfgsHistory::PairView<T> LbfgsHistory::view(int logical) {
 }
 
 void LbfgsHistory::spillOldestResident() {
-  if (!file_) {
-    std::string pattern = scratch_root_ + "/apertura-lbfgs-XXXXXX";
-    if (::mkdtemp(pattern.data()) == nullptr) {
-      throw InputError(scratch_root_, "cannot create an L-BFGS scratch directory there (" +
-                                          systemError() + "); set optimizer.scratch_dir");
-    }
-    spill_dir_ = pattern;
-    file_ = std::make_unique<SpillFile>(spill_dir_ + "/history.bin", n_, elementBytes());
-  }
+  if (!file_)
+    file_ = std::make_unique<SpillFile>(scratch_root_, n_, elementBytes());
   Pair& oldest = resident_[std::size_t(resident_oldest_)];
   const int slot = (spilled_oldest_ + spilled_count_) % spillCapacity();
   if (float_) {

@@ -68,8 +68,8 @@ class LbfgsHistory {
   int residentCapacity() const { return resident_capacity_; }
   int spillCapacity() const { return capacity_ - resident_capacity_; }
   bool spills() const { return spillCapacity() > 0; }
-  // The unique scratch subdirectory (empty until the first pair spills).
-  const std::string& spillDirectory() const { return spill_dir_; }
+  // Bytes the (unnamed) spill file holds on disk: 0 until the first pair spills.
+  std::uint64_t spillFileBytes() const;
   std::uint64_t spillBytes() const;  // bytes of pairs currently on disk
 
   bool floatStorage() const { return float_; }
@@ -129,7 +129,6 @@ class LbfgsHistory {
   int capacity_;
   int resident_capacity_;
   std::string scratch_root_;
-  std::string spill_dir_;
   std::unique_ptr<SpillFile> file_;
 
   std::vector<Pair> resident_;  // ring of resident_capacity_ slots

@@ -15,6 +15,7 @@
 #include "core/project/project_settings.h"
 #include "tests/support/pipeline_run.h"
 #include "tests/support/simulated_ms.h"
+#include "tests/support/spill_files.h"
 
 using namespace apertura;
 namespace fs = std::filesystem;
@@ -32,14 +33,14 @@ std::size_t entriesIn(const std::string& dir) {
   return n;
 }
 
-// Counts iterations and, at each one, whether the scratch directory holds a spill directory.
+// Counts iterations and, at each one, the spill files open in the scratch directory.
 class SpillObserver : public engine::RunObserver {
  public:
   explicit SpillObserver(std::string scratch) : scratch_(std::move(scratch)) {}
   void iteration(const engine::IterationMetrics&) override {
     std::lock_guard<std::mutex> lock(mutex);
     ++iterations;
-    max_entries = std::max(max_entries, entriesIn(scratch_));
+    max_entries = std::max(max_entries, spillFilesOpenIn(scratch_));
   }
   std::mutex mutex;
   int iterations = 0;
@@ -105,7 +106,7 @@ class TestLbfgsSpillPipeline : public QObject {
     QVERIFY2(it_ram > 10, "enough iterations to wrap the history");
     QCOMPARE(it_spill, it_ram);
     QCOMPARE(entries_ram, std::size_t(0));    // all in RAM: nothing on disk
-    QCOMPARE(entries_spill, std::size_t(1));  // one unique spill directory during the run
+    QCOMPARE(entries_spill, std::size_t(1));  // one spill file during the run
     QVERIFY(std::memcmp(in_ram.data(), spilled.data(), in_ram.size() * sizeof(double)) == 0);
     QCOMPARE(entriesIn(scratch_), std::size_t(0));  // removed at the end
 

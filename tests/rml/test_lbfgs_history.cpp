@@ -1,6 +1,6 @@
 // The L-BFGS history with disk spill: the same directions and iterates (bitwise) as the all-in-RAM
-// history, the spill file sized and placed as configured, and the scratch directory removed at the
-// end of a run, on cancellation and when the objective throws.
+// history, the spill file sized and placed as configured, never named on disk (so no exit leaves
+// it behind), and closed at the end of a run, on cancellation and when the objective throws.
 #include <unistd.h>
 
 #include <QtTest>
@@ -16,6 +16,7 @@
 #include "core/util/input_error.h"
 #include "tests/rml/coupled_chain.h"
 #include "tests/rml/rml_test_support.h"
+#include "tests/support/spill_files.h"
 
 using namespace apertura;
 using namespace apertura::rml;
@@ -131,16 +132,14 @@ class TestLbfgsHistory : public QObject {
         QCOMPARE(h->spillBytes(), std::uint64_t(on_disk) * 2 * n * element);
       }
     }
-    QCOMPARE(reference.spillDirectory(), std::string());
-    QCOMPARE(entriesIn(scratch_), std::size_t(m - 1));  // one unique directory per history
-    const fs::path dir = spilled.front()->spillDirectory();
-    QVERIFY(fs::exists(dir / "history.bin"));
-    QVERIFY(dir.parent_path() == scratch_);
-    // Ring file of m - resident slots of 2 n doubles.
-    QCOMPARE(std::uint64_t(fs::file_size(dir / "history.bin")),
-             std::uint64_t(m - 1) * 2 * n * element);
-    spilled.clear();
+    QCOMPARE(reference.spillFileBytes(), std::uint64_t(0));
+    // One open file per history in the scratch folder, none of them named there.
+    QCOMPARE(spillFilesOpenIn(scratch_.string()), std::size_t(m - 1));
     QCOMPARE(entriesIn(scratch_), std::size_t(0));
+    // Ring file of m - resident slots of 2 n doubles.
+    QCOMPARE(spilled.front()->spillFileBytes(), std::uint64_t(m - 1) * 2 * n * element);
+    spilled.clear();
+    QCOMPARE(spillFilesOpenIn(scratch_.string()), std::size_t(0));
   }
 
   // Whole L-BFGS runs (with and without positivity): every iterate and the result bitwise equal.
@@ -166,7 +165,7 @@ class TestLbfgsHistory : public QObject {
       s.stop.observer = [&](const IterationReport& r) {
         objectives->push_back(r.objective);
         if (r.iteration == 30 && saw_spill != nullptr)
-          *saw_spill = entriesIn(scratch_) == 1;
+          *saw_spill = spillFilesOpenIn(scratch_.string()) == 1 && entriesIn(scratch_) == 0;
       };
       return minimizeLbfgs(f, Vector(n, 0.0), s);
     };
@@ -183,7 +182,7 @@ class TestLbfgsHistory : public QObject {
       QVERIFY(bitwiseEqual(objectives, ref_objectives));
       QCOMPARE(r.iterations, ref.iterations);
       QCOMPARE(r.evaluations, ref.evaluations);
-      QCOMPARE(entriesIn(scratch_), std::size_t(0));  // removed at the end
+      QCOMPARE(spillFilesOpenIn(scratch_.string()), std::size_t(0));  // closed at the end
     }
   }
 
@@ -347,10 +346,12 @@ class TestLbfgsHistory : public QObject {
       s.stop.max_iterations = 100;
       s.stop.relative_tolerance = -1.0;
       bool spilled = false;
-      s.stop.observer = [&](const IterationReport&) { spilled = spilled || entriesIn(scratch_); };
+      s.stop.observer = [&](const IterationReport&) {
+        spilled = spilled || spillFilesOpenIn(scratch_.string()) > 0;
+      };
       QVERIFY_THROWS_EXCEPTION(std::runtime_error, minimizeLbfgs(f, Vector(n, 0.0), s));
       QVERIFY(spilled);
-      QCOMPARE(entriesIn(scratch_), std::size_t(0));
+      QCOMPARE(spillFilesOpenIn(scratch_.string()), std::size_t(0));
     }
     {
       test::CoupledChain f = coupledFunction(n);
@@ -364,14 +365,14 @@ class TestLbfgsHistory : public QObject {
       s.stop.cancel = &cancel;
       s.stop.observer = [&](const IterationReport& r) {
         if (r.iteration == 20) {
-          QCOMPARE(entriesIn(scratch_), std::size_t(1));
+          QCOMPARE(spillFilesOpenIn(scratch_.string()), std::size_t(1));
           cancel.cancel();
         }
       };
       const OptimizerResult r = minimizeLbfgs(f, Vector(n, 0.0), s);
       QVERIFY(r.reason == StopReason::Cancelled);
       QCOMPARE(r.iterations, 20);
-      QCOMPARE(entriesIn(scratch_), std::size_t(0));
+      QCOMPARE(spillFilesOpenIn(scratch_.string()), std::size_t(0));
     }
   }
 
@@ -389,7 +390,7 @@ class TestLbfgsHistory : public QObject {
       QFAIL("expected an error");
     } catch (const InputError& e) {
       QCOMPARE(QString::fromStdString(e.path()), QString::fromStdString(o.scratch_dir));
-      QVERIFY(QString(e.what()).contains("scratch directory"));
+      QVERIFY(QString(e.what()).contains("cannot create an L-BFGS spill file"));
     }
   }
 };

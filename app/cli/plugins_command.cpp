@@ -19,7 +19,7 @@ int runPlugins() {
     std::cout << "  " << dir << "\n";
   std::cout << "Loaded plugins (" << registry.plugins().size() << "):\n";
   for (const auto& p : registry.plugins()) {
-    const AperturaPluginV1& api = *p.api;
+    const AperturaPluginV2& api = *p.api;
     std::cout << "  " << api.name << " " << (api.version ? api.version : "") << "  (" << p.path
               << ")\n";
     if (api.description)

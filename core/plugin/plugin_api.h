@@ -1,8 +1,8 @@
-/* Apertura plugin interface, version 1: a plain C ABI.
+/* Apertura plugin interface, version 2: a plain C ABI.
  *
  * A plugin is a shared library (a CMake MODULE) that exports one function,
  *
- *   APERTURA_PLUGIN_EXPORT const AperturaPluginV1* apertura_plugin_entry(void);
+ *   APERTURA_PLUGIN_EXPORT const AperturaPluginV2* apertura_plugin_entry(void);
  *
  * returning a pointer to a static description of what it provides: regularizers (terms of the RML
  * objective), optimizers and visibility readers (new file formats). Only C types cross the boundary
@@ -13,7 +13,9 @@
  *
  * Versioning: the first member of every plugin description is `abi_version`. Apertura reads it
  * before anything else and refuses a plugin whose version it does not support, so later versions
- * may change everything after it. Version 1 is described here.
+ * may change everything after it. Version 2 is described here; it added the descriptor's size and
+ * a magic number after the version (a damaged or foreign table is refused before Apertura follows
+ * any of its pointers). The structures unchanged since version 1 keep their V1 names.
  *
  * This header is part of core (no Qt, no C++): plugins include it and nothing else from Apertura.
  * See docs/plugins.md and plugins/wavelet, plugins/csv_reader for complete examples.
@@ -28,7 +30,9 @@
 extern "C" {
 #endif
 
-#define APERTURA_PLUGIN_ABI_VERSION 1
+#define APERTURA_PLUGIN_ABI_VERSION 2
+/* "APERTURA" in ASCII. */
+#define APERTURA_PLUGIN_MAGIC 0x4150455254555241ull
 #define APERTURA_PLUGIN_ENTRY_SYMBOL "apertura_plugin_entry"
 
 #if defined(_WIN32)
@@ -146,10 +150,12 @@ typedef struct AperturaOptimizerV1 {
 } AperturaOptimizerV1;
 
 /* What apertura_plugin_entry() returns; a static object that lives as long as the library. */
-typedef struct AperturaPluginV1 {
-  uint32_t abi_version; /* APERTURA_PLUGIN_ABI_VERSION: always the first member */
-  const char* name;     /* unique among plugins, e.g. "wavelet" */
-  const char* version;  /* the plugin's own version, e.g. "1.0.0" */
+typedef struct AperturaPluginV2 {
+  uint32_t abi_version;     /* APERTURA_PLUGIN_ABI_VERSION: always the first member */
+  uint32_t descriptor_size; /* sizeof(AperturaPluginV2) */
+  uint64_t magic;           /* APERTURA_PLUGIN_MAGIC */
+  const char* name;         /* unique among plugins, e.g. "wavelet" */
+  const char* version;      /* the plugin's own version, e.g. "1.0.0" */
   const char* description;
   const AperturaRegularizerV1* regularizers;
   size_t num_regularizers;
@@ -157,9 +163,13 @@ typedef struct AperturaPluginV1 {
   size_t num_readers;
   const AperturaOptimizerV1* optimizers;
   size_t num_optimizers;
-} AperturaPluginV1;
+} AperturaPluginV2;
 
-typedef const AperturaPluginV1* (*AperturaPluginEntryFn)(void);
+/* The first three members of an AperturaPluginV2 initialiser. */
+#define APERTURA_PLUGIN_HEADER \
+  APERTURA_PLUGIN_ABI_VERSION, (uint32_t)sizeof(AperturaPluginV2), APERTURA_PLUGIN_MAGIC
+
+typedef const AperturaPluginV2* (*AperturaPluginEntryFn)(void);
 
 #ifdef __cplusplus
 }

@@ -15,8 +15,21 @@ namespace {
 // Names are short: a name without a terminator within this many bytes is a damaged table.
 constexpr std::size_t kMaxNameBytes = 256;
 
+// Descriptions are one line or a few: anything longer has no terminator where it should be.
+constexpr std::size_t kMaxTextBytes = 4096;
+
 bool hasText(const char* s) {
   return s != nullptr && s[0] != '\0' && ::strnlen(s, kMaxNameBytes) < kMaxNameBytes;
+}
+
+// An optional text (NULL allowed) that ends within kMaxTextBytes.
+bool textEnds(const char* s) {
+  return s == nullptr || ::strnlen(s, kMaxTextBytes) < kMaxTextBytes;
+}
+
+std::string unterminated(const std::string& what, const std::string& field) {
+  return what + ": its " + field + " has no terminator within " + std::to_string(kMaxTextBytes) +
+         " bytes";
 }
 
 std::string checkRegularizer(const AperturaRegularizerV1& r, std::size_t index) {
@@ -24,6 +37,8 @@ std::string checkRegularizer(const AperturaRegularizerV1& r, std::size_t index) 
   if (!hasText(r.name))
     return at + " has no name, or one of 256 bytes or more";
   const std::string named = "regularizer '" + std::string(r.name) + "'";
+  if (!textEnds(r.description))
+    return unterminated(named, "description");
   if (!r.create || !r.destroy || !r.evaluate)
     return named + " lacks create(), destroy() or evaluate()";
   if (r.num_parameters > 0 && !r.parameters)
@@ -34,6 +49,8 @@ std::string checkRegularizer(const AperturaRegularizerV1& r, std::size_t index) 
     if (!hasText(p.name))
       return named + ": parameter #" + std::to_string(k) +
              " has no name, or one of 256 bytes or more";
+    if (!textEnds(p.description))
+      return unterminated(named + ": parameter '" + std::string(p.name) + "'", "description");
     if (!names.insert(p.name).second)
       return named + ": parameter '" + std::string(p.name) + "' appears twice";
     if (!(p.min_value <= p.default_value && p.default_value <= p.max_value))
@@ -45,6 +62,8 @@ std::string checkRegularizer(const AperturaRegularizerV1& r, std::size_t index) 
 std::string checkReader(const AperturaReaderV1& r, std::size_t index) {
   if (!hasText(r.name))
     return "reader #" + std::to_string(index) + " has no name, or one of 256 bytes or more";
+  if (!textEnds(r.description) || !textEnds(r.file_patterns))
+    return unterminated("reader '" + std::string(r.name) + "'", "description or file patterns");
   if (!r.probe || !r.open || !r.close)
     return "reader '" + std::string(r.name) + "' lacks probe(), open() or close()";
   return {};
@@ -54,29 +73,50 @@ std::string checkOptimizer(const AperturaOptimizerV1& o, std::size_t index) {
   if (!hasText(o.name))
     return "optimizer #" + std::to_string(index) + " has no name, or one of 256 bytes or more";
   const std::string named = "optimizer '" + std::string(o.name) + "'";
+  if (!textEnds(o.description))
+    return unterminated(named, "description");
   if (!o.minimize)
     return named + " lacks minimize()";
   if (o.num_parameters > 0 && !o.parameters)
     return named + " declares parameters but gives no table";
   for (std::size_t k = 0; k < o.num_parameters; ++k) {
     const AperturaParameterV1& p = o.parameters[k];
-    if (!hasText(p.name) || !(p.min_value <= p.default_value && p.default_value <= p.max_value))
+    if (!hasText(p.name) || !textEnds(p.description) ||
+        !(p.min_value <= p.default_value && p.default_value <= p.max_value))
       return named + ": parameter #" + std::to_string(k) +
-             " has no name (or one of 256 bytes or more) or a default outside "
-             "its range";
+             " has no name (or one of 256 bytes or more), an unterminated description or a "
+             "default outside its range";
   }
   return {};
 }
 
 }  // namespace
 
-std::string validatePluginDescription(const AperturaPluginV1& api) {
+std::string validatePluginDescription(const AperturaPluginV2& api) {
   if (api.abi_version != APERTURA_PLUGIN_ABI_VERSION) {
     return "plugin interface version " + std::to_string(api.abi_version) + ", Apertura supports " +
-           std::to_string(APERTURA_PLUGIN_ABI_VERSION);
+           std::to_string(APERTURA_PLUGIN_ABI_VERSION) +
+           " (rebuild the plugin against this Apertura's plugin_api.h)";
   }
+  // Only the version has been read so far: the rest must prove it is a description of this
+  // layout before any of its pointers is followed.
+  if (api.descriptor_size != sizeof(AperturaPluginV2)) {
+    return "its description is " + std::to_string(api.descriptor_size) + " bytes, expected " +
+           std::to_string(sizeof(AperturaPluginV2)) +
+           " (built against another plugin_api.h, or damaged)";
+  }
+  if (api.magic != APERTURA_PLUGIN_MAGIC)
+    return "its description lacks Apertura's magic number (damaged, or not a plugin description)";
   if (!hasText(api.name))
     return "the plugin has no name, or one of 256 bytes or more";
+  if (!textEnds(api.version) || !textEnds(api.description))
+    return unterminated("plugin '" + std::string(api.name) + "'", "version or description");
+  // A real plugin offers a handful of each; a count beyond this is a damaged table.
+  constexpr std::size_t kMaxEntries = 1024;
+  if (api.num_regularizers > kMaxEntries || api.num_readers > kMaxEntries ||
+      api.num_optimizers > kMaxEntries)
+    return "declares more than " + std::to_string(kMaxEntries) +
+           " regularizers, readers or optimizers (a damaged description)";
   if (api.num_regularizers > 0 && !api.regularizers)
     return "declares regularizers but gives no table";
   if (api.num_readers > 0 && !api.readers)
@@ -114,7 +154,7 @@ std::string probePluginInChild(const std::string& path) {
     if (symbol) {
       AperturaPluginEntryFn entry = nullptr;
       std::memcpy(&entry, &symbol, sizeof(entry));
-      const AperturaPluginV1* api = entry();
+      const AperturaPluginV2* api = entry();
       if (api)
         validatePluginDescription(*api);
     }
@@ -169,7 +209,7 @@ PluginLoadResult loadPlugin(const std::string& path) {
   AperturaPluginEntryFn entry = nullptr;
   static_assert(sizeof(entry) == sizeof(symbol), "function and object pointers differ in size");
   std::memcpy(&entry, &symbol, sizeof(entry));
-  const AperturaPluginV1* api = nullptr;
+  const AperturaPluginV2* api = nullptr;
   try {
     api = entry();
   } catch (const std::exception& e) {

@@ -10,7 +10,7 @@ namespace apertura::plugin {
 // regularizer instances and readers may outlive any registry that listed them.
 struct LoadedPlugin {
   std::string path;
-  const AperturaPluginV1* api = nullptr;
+  const AperturaPluginV2* api = nullptr;
 };
 
 // Either a loaded plugin or why it was refused.
@@ -27,6 +27,6 @@ struct PluginLoadResult {
 PluginLoadResult loadPlugin(const std::string& path);
 
 // The checks on a description alone (also used for plugins linked into tests); "" when valid.
-std::string validatePluginDescription(const AperturaPluginV1& api);
+std::string validatePluginDescription(const AperturaPluginV2& api);
 
 }  // namespace apertura::plugin

@@ -111,7 +111,7 @@ void PluginRegistry::tryLoad(const std::string& file) {
     refused_.push_back({file, r.error});
     return;
   }
-  const AperturaPluginV1& api = *r.plugin.api;
+  const AperturaPluginV2& api = *r.plugin.api;
   // Name clashes: the library stays loaded (harmless) but none of its entries are used.
   auto clash = [&]() -> std::string {
     for (const auto& p : plugins_) {

@@ -61,7 +61,7 @@ void PluginsDialog::fill(const plugin::PluginRegistry& registry) {
   tree_->clear();
   auto* loaded = new QTreeWidgetItem(tree_, {tr("Loaded (%1)").arg(registry.plugins().size())});
   for (const auto& p : registry.plugins()) {
-    const AperturaPluginV1& api = *p.api;
+    const AperturaPluginV2& api = *p.api;
     auto* top = item(loaded, text(api.name) + ' ' + text(api.version),
                      text(api.description) + "  —  " + QString::fromStdString(p.path));
     for (std::size_t i = 0; i < api.num_regularizers; ++i) {

@@ -56,8 +56,8 @@ const AperturaReaderV1 kReaders[] = {{
     close,
 }};
 
-const AperturaPluginV1 kPlugin = {
-    APERTURA_PLUGIN_ABI_VERSION,
+const AperturaPluginV2 kPlugin = {
+    APERTURA_PLUGIN_HEADER,
     "csv",
     "1.0.0",
     "Reader for a documented CSV visibility format (docs/plugins.md)",
@@ -71,6 +71,6 @@ const AperturaPluginV1 kPlugin = {
 
 }  // namespace
 
-extern "C" APERTURA_PLUGIN_EXPORT const AperturaPluginV1* apertura_plugin_entry(void) {
+extern "C" APERTURA_PLUGIN_EXPORT const AperturaPluginV2* apertura_plugin_entry(void) {
   return &kPlugin;
 }

@@ -95,8 +95,8 @@ const AperturaRegularizerV1 kRegularizers[] = {{
     isSmooth,
 }};
 
-const AperturaPluginV1 kPlugin = {
-    APERTURA_PLUGIN_ABI_VERSION,
+const AperturaPluginV2 kPlugin = {
+    APERTURA_PLUGIN_HEADER,
     "wavelet",
     "1.0.0",
     "Wavelet sparsity regularizer (starlet transform) with its proximal operator",
@@ -110,6 +110,6 @@ const AperturaPluginV1 kPlugin = {
 
 }  // namespace
 
-extern "C" APERTURA_PLUGIN_EXPORT const AperturaPluginV1* apertura_plugin_entry(void) {
+extern "C" APERTURA_PLUGIN_EXPORT const AperturaPluginV2* apertura_plugin_entry(void) {
   return &kPlugin;
 }

@@ -83,8 +83,8 @@ const AperturaOptimizerV1 kOptimizers[] = {{
     minimize,
 }};
 
-const AperturaPluginV1 kPlugin = {
-    APERTURA_PLUGIN_ABI_VERSION,
+const AperturaPluginV2 kPlugin = {
+    APERTURA_PLUGIN_HEADER,
     "bb-optimizer",
     "0.1",
     "Test optimizer plugin",
@@ -98,6 +98,6 @@ const AperturaPluginV1 kPlugin = {
 
 }  // namespace
 
-extern "C" APERTURA_PLUGIN_EXPORT const AperturaPluginV1* apertura_plugin_entry(void) {
+extern "C" APERTURA_PLUGIN_EXPORT const AperturaPluginV2* apertura_plugin_entry(void) {
   return &kPlugin;
 }

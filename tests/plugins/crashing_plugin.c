@@ -4,10 +4,12 @@
 
 #include "core/plugin/plugin_api.h"
 
-static AperturaPluginV1 kPlugin;
+static AperturaPluginV2 kPlugin;
 
-APERTURA_PLUGIN_EXPORT const AperturaPluginV1* apertura_plugin_entry(void) {
+APERTURA_PLUGIN_EXPORT const AperturaPluginV2* apertura_plugin_entry(void) {
   kPlugin.abi_version = APERTURA_PLUGIN_ABI_VERSION;
+  kPlugin.descriptor_size = sizeof(AperturaPluginV2);
+  kPlugin.magic = APERTURA_PLUGIN_MAGIC;
   kPlugin.name = (const char*)(uintptr_t)16; /* an address no process maps */
   return &kPlugin;
 }

@@ -59,7 +59,8 @@ class TestPluginLoading : public QObject {
     const PluginLoadResult r = loadPlugin(APERTURA_BAD_ABI_PLUGIN);
     QVERIFY(!r.ok());
     QCOMPARE(r.error, std::string(APERTURA_BAD_ABI_PLUGIN) +
-                          ": plugin interface version 99, Apertura supports 1");
+                          ": plugin interface version 99, Apertura supports 2 (rebuild the "
+                          "plugin against this Apertura's plugin_api.h)");
   }
 
   // A damaged library crashed the CLI and the GUI at start (issue #33): it is tried in a test
@@ -135,11 +136,20 @@ class TestPluginLoading : public QObject {
   }
 
   void descriptionsAreValidated() {
-    AperturaPluginV1 api{};
+    AperturaPluginV2 api{};
     api.abi_version = APERTURA_PLUGIN_ABI_VERSION;
     api.name = "x";
+    // The size and the magic number are checked before any pointer is followed.
+    QVERIFY(validatePluginDescription(api).find("its description is 0 bytes, expected") == 0);
+    api.descriptor_size = sizeof(AperturaPluginV2);
+    QVERIFY(validatePluginDescription(api).find("lacks Apertura's magic number") !=
+            std::string::npos);
+    api.magic = APERTURA_PLUGIN_MAGIC;
     QCOMPARE(validatePluginDescription(api),
              std::string("provides no regularizers, readers or optimizers"));
+    api.num_readers = std::size_t(1) << 40;  // garbage where a count should be
+    QVERIFY(validatePluginDescription(api).find("a damaged description") != std::string::npos);
+    api.num_readers = 0;
     AperturaParameterV1 p{"alpha", 5.0, 0.0, 1.0, "out of range default"};
     AperturaRegularizerV1 r{};
     r.name = "r";
@@ -154,6 +164,12 @@ class TestPluginLoading : public QObject {
              std::string("regularizer 'r': default of parameter 'alpha' is outside its range"));
     p.default_value = 0.5;
     QCOMPARE(validatePluginDescription(api), std::string());
+    // A description without a terminator within 4096 bytes is refused, not printed.
+    const std::string long_text(5000, 'd');
+    api.description = long_text.c_str();
+    QVERIFY(validatePluginDescription(api).find("has no terminator within 4096 bytes") !=
+            std::string::npos);
+    api.description = "short";
     // A name with no terminator in reach is a damaged table, not a name to print.
     const std::string long_name(300, 'n');
     api.name = long_name.c_str();

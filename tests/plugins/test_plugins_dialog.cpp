@@ -42,7 +42,7 @@ class TestPluginsDialog : public QObject {
     QVERIFY(all.contains("scales | default 4, range [1, 10]"));
     QVERIFY(all.contains("reader CSV"));
     QVERIFY(all.contains("Refused (2)"));
-    QVERIFY(all.contains("plugin interface version 99, Apertura supports 1"));
+    QVERIFY(all.contains("plugin interface version 99, Apertura supports 2"));
     QVERIFY(all.contains("not an Apertura plugin (no symbol apertura_plugin_entry)"));
     const QByteArray artifacts = qgetenv("APERTURA_TEST_ARTIFACTS");
     if (!artifacts.isEmpty())

@@ -159,8 +159,17 @@ MemoryEstimate estimateMemory(const project::ProjectSettings& s, const DataVolum
   // grid for uniform/Briggs, and a 64x64 tile buffer per thread.
   const std::uint64_t accumulator_size =
       im.grid_accumulation == project::Precision::Double ? 16 : complex_size;
-  e.grid_bytes = padded(im.nx) * padded(im.ny) * (complex_size + accumulator_size + 4) +
+  const std::uint64_t grid_cell_bytes = complex_size + accumulator_size + 4;
+  e.grid_bytes = padded(im.nx) * padded(im.ny) * grid_cell_bytes +
                  static_cast<std::uint64_t>(threads) * 64 * 64 * complex_size;
+  // Cross-validated lambdas (pipeline/cross_validation.h) may train on PSF-mode terms (no w-term):
+  // a fold's PSF is gridded by an operator on the doubled image (four times the grids, for a
+  // moment), then its convolutions use the doubled image's real array, half spectrum and kernel.
+  const bool cross_validates =
+      project::hasAutomaticLambda(s) && s.regularization.method == project::LambdaMethod::Cv;
+  if (cross_validates && !im.w_stacking)
+    e.grid_bytes += std::max<std::uint64_t>(4 * padded(im.nx) * padded(im.ny) * grid_cell_bytes,
+                                            4 * pixels * (8 + 8 + 4));
   // Every image buffer and the optimizer's vectors hold all planes of a cube.
   const std::uint64_t planes = imagePlanes(s, data);
   e.image_bytes = kImageBuffers * planes * pixels * sizeof(double);
@@ -193,9 +202,7 @@ MemoryEstimate estimateMemory(const project::ProjectSettings& s, const DataVolum
     e.chunk_rows = std::max<std::uint64_t>(1024, (64ull << 20) / (per_sample * chans));
   }
   // Cross-validated lambdas copy a fold's training part of resident data once (one fold at a
-  // time, pipeline/cross_validation.h): the visibilities twice.
-  const bool cross_validates =
-      project::hasAutomaticLambda(s) && s.regularization.method == project::LambdaMethod::Cv;
+  // time): the visibilities twice.
   const std::uint64_t held_data = cross_validates ? 2 * all_data : all_data;
   // data.mode forces a choice; w-stacking needs every visibility at once.
   const bool fits = fixed + held_data <= e.budget_bytes;

@@ -80,22 +80,28 @@ struct Fftw<float> {
   static void execute(Plan p, Cx* d) { fftwf_execute_dft(p, d, d); }
 };
 
+// Once per precision, with the planner mutex held.
+template <typename T>
+void ensureThreads() {
+  static bool threads_ready = false;
+  if (!threads_ready) {
+    Fftw<T>::initThreads();
+    threads_ready = true;
+  }
+}
+
 template <typename T>
 typename Fftw<T>::Plan cachedPlan(std::complex<T>* data, int length, int howmany, int stride,
                                   int dist, bool forward, int threads) {
   using F = Fftw<T>;
   static std::map<Key, typename F::Plan> cache;  // guarded by plannerMutex()
-  static bool threads_ready = false;
   const int align = F::alignment(reinterpret_cast<T*>(data));
   const Key key{length, howmany, stride, dist, forward ? 1 : 0, threads, align};
   std::lock_guard<std::mutex> lock(plannerMutex());
   auto it = cache.find(key);
   if (it != cache.end())
     return it->second;
-  if (!threads_ready) {
-    F::initThreads();
-    threads_ready = true;
-  }
+  ensureThreads<T>();
   F::setThreads(threads);
   // FFTW_ESTIMATE never touches the array, so planning on the caller's data is safe.
   auto plan = F::plan(length, howmany, reinterpret_cast<typename F::Cx*>(data), stride, dist,
@@ -119,5 +125,64 @@ void fftMany(std::complex<T>* data, int length, int howmany, int stride, int dis
 
 template void fftMany<float>(std::complex<float>*, int, int, int, int, bool, int);
 template void fftMany<double>(std::complex<double>*, int, int, int, int, bool, int);
+
+struct RealFft2d::Plans {
+  int nx, ny;
+  double* real = nullptr;
+  fftw_complex* spectrum = nullptr;
+  fftw_plan forward = nullptr, inverse = nullptr;
+};
+
+RealFft2d::RealFft2d(int nx, int ny, int threads) : plans_(std::make_unique<Plans>()) {
+  Plans& p = *plans_;
+  p.nx = nx;
+  p.ny = ny;
+  p.real = fftw_alloc_real(std::size_t(nx) * std::size_t(ny));
+  p.spectrum = fftw_alloc_complex(spectrumSize());
+  if (p.real == nullptr || p.spectrum == nullptr) {
+    fftw_free(p.real);
+    fftw_free(p.spectrum);
+    throw std::bad_alloc();
+  }
+  std::lock_guard<std::mutex> lock(plannerMutex());
+  ensureThreads<double>();
+  Fftw<double>::setThreads(threads);
+  // FFTW_ESTIMATE leaves the buffers alone while planning.
+  p.forward = fftw_plan_dft_r2c_2d(ny, nx, p.real, p.spectrum, FFTW_ESTIMATE);
+  p.inverse = fftw_plan_dft_c2r_2d(ny, nx, p.spectrum, p.real, FFTW_ESTIMATE);
+  if (p.forward == nullptr || p.inverse == nullptr) {
+    fftw_free(p.real);
+    fftw_free(p.spectrum);
+    throw std::runtime_error("FFTW could not create a 2-D real plan");
+  }
+}
+
+RealFft2d::~RealFft2d() {
+  std::lock_guard<std::mutex> lock(plannerMutex());
+  fftw_destroy_plan(plans_->forward);
+  fftw_destroy_plan(plans_->inverse);
+  fftw_free(plans_->real);
+  fftw_free(plans_->spectrum);
+}
+
+double* RealFft2d::real() {
+  return plans_->real;
+}
+
+std::complex<double>* RealFft2d::spectrum() {
+  return reinterpret_cast<std::complex<double>*>(plans_->spectrum);
+}
+
+std::size_t RealFft2d::spectrumSize() const {
+  return std::size_t(plans_->ny) * std::size_t(plans_->nx / 2 + 1);
+}
+
+void RealFft2d::forward() {
+  fftw_execute(plans_->forward);
+}
+
+void RealFft2d::inverse() {
+  fftw_execute(plans_->inverse);
+}
 
 }  // namespace apertura::imaging

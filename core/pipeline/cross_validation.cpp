@@ -34,7 +34,8 @@ std::unique_ptr<Fold> makeFold(const project::ProjectSettings& s, const RunData&
       return *fold->selections.back();
     };
   };
-  fold->train = recipe.data(select(false));
+  fold->train =
+      recipe.training_data ? recipe.training_data(select(false)) : recipe.data(select(false));
   fold->held_out = recipe.data(select(true));
   fold->weights = objectiveWeights(s, data, fold->train.samples, fold->train.image_weights,
                                    recipe.beam_area_pixels);
@@ -114,6 +115,8 @@ double crossValidatedLambda(engine::RunContext& ctx, const RunData& data,
         break;
       }
       setLambdas(*fold->objective, fold->auto_terms, lambdas[j]);
+      if (fold->train.anchor)
+        fold->train.anchor(model.data());
       const std::size_t reported = out.metrics.size();
       runSolver(ctx, data, *fold->objective, mask, std::move(model), fold->weights.dof, out, pass);
       model = out.model;

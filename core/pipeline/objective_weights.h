@@ -76,6 +76,9 @@ struct SelectedData {
   std::size_t samples = 0;     // with w > 0, over every plane
   double image_weights = 0.0;  // the sum of weights of the image (MFS) or of a mean plane (cube)
   std::shared_ptr<void> keep;  // what else the term reads (copied chunks, its own operator)
+  // A term that approximates chi2 around a point (the PSF mode): moves that point to an image,
+  // before each solve. Empty: the term is exact everywhere.
+  std::function<void(const double* image)> anchor;
 };
 
 // How the stage builds its objective, for objectives over parts of the data (cross-validation):
@@ -85,6 +88,9 @@ struct ObjectiveRecipe {
   double beam_area_pixels = 1.0;
   double uv_cell_wavelengths = 0.0;  // the image's uv cell, 1 / field of view
   std::function<SelectedData(const SelectChunks&)> data;
+  // The data term of a training objective (many short solves: the PSF mode where it is faster).
+  // Empty: `data`. Held-out errors always use `data`, exact over the visibilities.
+  std::function<SelectedData(const SelectChunks&)> training_data;
   RegularizerMaker regularizer;
 };
 

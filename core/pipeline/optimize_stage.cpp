@@ -7,6 +7,7 @@
 #include "core/pipeline/mask_raster.h"
 #include "core/pipeline/objective_weights.h"
 #include "core/pipeline/pipeline_stages.h"
+#include "core/pipeline/psf_data_term.h"
 #include "core/pipeline/regularizer_factory.h"
 #include "core/pipeline/solver_run.h"
 #include "core/rml/chi2_term.h"
@@ -39,10 +40,11 @@ struct HeldSelection {
 // The data term over `chunks` (the run's, or a part of them) with its totals. w-stacking needs
 // every block at once (a pass per w plane): the term holds them and uses the operator's whole
 // calls. Without it, the term goes chunk by chunk (held or streamed) on the shared operator.
+// `psf`: the PSF mode where one of its evaluations measures faster (no w-term, host images).
 template <typename T>
 SelectedData dataTermOver(imaging::ImagingOperator<T>& op, const project::ImagingSettings& im,
                           const imaging::ImageGeometry& g, const RunData& data,
-                          ChunkSequence& chunks, bool run_chunks) {
+                          ChunkSequence& chunks, bool run_chunks, bool psf = false) {
   SelectedData out;
   const rml::DataTotals totals = run_chunks ? data.totals : totalsOverRanks(chunks, data);
   out.samples = totals.valid_samples;
@@ -53,7 +55,15 @@ SelectedData dataTermOver(imaging::ImagingOperator<T>& op, const project::Imagin
     options.sum = data.sumOverRanks();
     // Deterministic reduction: exact sums of per-chunk partials, the same for any number of ranks.
     options.exact_chunk_sums = data.comm->deterministic();
-    out.term = rml::makeChunkChi2Term(op, chunks, options);
+    auto exact = rml::makeChunkChi2Term(op, chunks, options);
+    out.term = exact;
+    if (psf && op.vectorSpace() == nullptr) {
+      if (auto term = fasterPsfTerm<T>(exact, g, operatorSettings(im, data),
+                                       {im.backend, im.gpu_device}, chunks, options.sum)) {
+        out.term = term;
+        out.anchor = [term](const double* image) { term->anchor(image); };
+      }
+    }
     return out;
   }
   rml::Chi2Options options;
@@ -118,6 +128,11 @@ void optimizeAndRestoreStages(engine::RunContext& ctx, RunData& data, ImagingPro
       ChunkSequence& chunks = select(*data.sequence);
       return op.d ? dataTermOver(*op.d, s.imaging, g, data, chunks, false)
                   : dataTermOver(*op.f, s.imaging, g, data, chunks, false);
+    };
+    recipe.training_data = [&](const SelectChunks& select) {
+      ChunkSequence& chunks = select(*data.sequence);
+      return op.d ? dataTermOver(*op.d, s.imaging, g, data, chunks, false, true)
+                  : dataTermOver(*op.f, s.imaging, g, data, chunks, false, true);
     };
     recipe.regularizer = [&](std::size_t i, rml::TermOptions& o) {
       const auto& r = s.regularizers[i];

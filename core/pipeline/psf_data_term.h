@@ -1,0 +1,33 @@
+#pragma once
+
+#include <memory>
+
+#include "core/data/chunk_sequence.h"
+#include "core/data/process_sum.h"
+#include "core/imaging/image_geometry.h"
+#include "core/imaging/imaging_operator.h"
+#include "core/imaging/operator_factory.h"
+#include "core/rml/psf_chi2_term.h"
+
+namespace apertura::pipeline {
+
+// The PSF on an image twice the size of `g` in each axis (same cell, zero lag at pixel (nx, ny)):
+// Re A^H W 1 over `chunks`, gridded once by an operator made like the run's (no w-term), summed
+// over processes by `sum`.
+template <typename T>
+std::vector<double> doubledPsf(const imaging::ImageGeometry& g,
+                               const imaging::OperatorSettings& settings,
+                               const imaging::BackendRequest& backend, ChunkSequence& chunks,
+                               const SumOverProcesses& sum);
+
+// The PSF-mode term (rml/psf_chi2_term.h) over the chunks `exact` reads, when one of its
+// evaluations is measured to cost less than one of `exact`'s; otherwise null. `exact` must not
+// include a w-term and must keep its images on the host.
+template <typename T>
+std::shared_ptr<rml::PsfChi2Term> fasterPsfTerm(std::shared_ptr<rml::DataTerm> exact,
+                                                const imaging::ImageGeometry& g,
+                                                const imaging::OperatorSettings& settings,
+                                                const imaging::BackendRequest& backend,
+                                                ChunkSequence& chunks, const SumOverProcesses& sum);
+
+}  // namespace apertura::pipeline

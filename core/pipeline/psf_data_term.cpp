@@ -42,7 +42,7 @@ std::vector<double> doubledPsf(const imaging::ImageGeometry& g,
 }
 
 template <typename T>
-std::shared_ptr<rml::PsfChi2Term> fasterPsfTerm(std::shared_ptr<rml::DataTerm> exact,
+std::shared_ptr<rml::PsfChi2Term> fasterPsfTerm(const std::shared_ptr<rml::DataTerm>& exact,
                                                 const imaging::ImageGeometry& g,
                                                 const imaging::OperatorSettings& settings,
                                                 const imaging::BackendRequest& backend,
@@ -73,10 +73,12 @@ template std::vector<double> doubledPsf<double>(const imaging::ImageGeometry&,
                                                 const imaging::BackendRequest&, ChunkSequence&,
                                                 const SumOverProcesses&);
 template std::shared_ptr<rml::PsfChi2Term> fasterPsfTerm<float>(
-    std::shared_ptr<rml::DataTerm>, const imaging::ImageGeometry&, const imaging::OperatorSettings&,
-    const imaging::BackendRequest&, ChunkSequence&, const SumOverProcesses&);
+    const std::shared_ptr<rml::DataTerm>&, const imaging::ImageGeometry&,
+    const imaging::OperatorSettings&, const imaging::BackendRequest&, ChunkSequence&,
+    const SumOverProcesses&);
 template std::shared_ptr<rml::PsfChi2Term> fasterPsfTerm<double>(
-    std::shared_ptr<rml::DataTerm>, const imaging::ImageGeometry&, const imaging::OperatorSettings&,
-    const imaging::BackendRequest&, ChunkSequence&, const SumOverProcesses&);
+    const std::shared_ptr<rml::DataTerm>&, const imaging::ImageGeometry&,
+    const imaging::OperatorSettings&, const imaging::BackendRequest&, ChunkSequence&,
+    const SumOverProcesses&);
 
 }  // namespace apertura::pipeline

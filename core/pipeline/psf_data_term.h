@@ -24,7 +24,7 @@ std::vector<double> doubledPsf(const imaging::ImageGeometry& g,
 // evaluations is measured to cost less than one of `exact`'s; otherwise null. `exact` must not
 // include a w-term and must keep its images on the host.
 template <typename T>
-std::shared_ptr<rml::PsfChi2Term> fasterPsfTerm(std::shared_ptr<rml::DataTerm> exact,
+std::shared_ptr<rml::PsfChi2Term> fasterPsfTerm(const std::shared_ptr<rml::DataTerm>& exact,
                                                 const imaging::ImageGeometry& g,
                                                 const imaging::OperatorSettings& settings,
                                                 const imaging::BackendRequest& backend,

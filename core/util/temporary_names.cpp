@@ -71,7 +71,7 @@ bool isStaleTemporaryName(const std::string& name) {
   if (end == std::string::npos)
     end = name.size();
   if (!allDigits(name, pid_end + 1, end) ||
-      (suffix != "" && suffix != ".old" && suffix != ".probe"))
+      (!suffix.empty() && suffix != ".old" && suffix != ".probe"))
     return false;
   const long pid = std::stol(name.substr(p, pid_end - p));
   return pid > 0 && !processRuns(pid);

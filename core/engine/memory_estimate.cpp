@@ -1,9 +1,9 @@
 #include "core/engine/memory_estimate.h"
+#include "core/util/thread_count.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <thread>
 
 #include "core/plugin/plugin_registry.h"
 #include "core/rml/builtin_regularizers.h"
@@ -151,9 +151,7 @@ MemoryEstimate estimateMemory(const project::ProjectSettings& s, const DataVolum
     return static_cast<std::uint64_t>(std::ceil(n * im.oversampling / 2.0) * 2.0);
   };
   const std::uint64_t complex_size = im.precision == project::Precision::Double ? 16 : 8;
-  const int threads = im.threads > 0
-                          ? im.threads
-                          : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  const int threads = threadCount(im.threads);
   // Two grids (the model's transform, and the one the data term's residuals are gridded into,
   // tiles combined: double with float precision and grid_accumulation double), a real weight
   // grid for uniform/Briggs, and a 64x64 tile buffer per thread.

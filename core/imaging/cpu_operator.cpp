@@ -8,7 +8,6 @@
 #include <memory>
 #include <optional>
 #include <sstream>
-#include <thread>
 
 #include "core/imaging/aligned_buffer.h"
 #include "core/imaging/cpu_tile_passes.h"
@@ -17,6 +16,7 @@
 #include "core/imaging/imaging_operator.h"
 #include "core/imaging/w_stacking.h"
 #include "core/util/input_error.h"
+#include "core/util/thread_count.h"
 
 namespace apertura::imaging {
 
@@ -55,7 +55,7 @@ class CpuOperator final : public ImagingOperator<T> {
       corr_x_.push_back(1.0 / p);
     for (double p : psi_y)
       corr_y_.push_back(1.0 / p);
-    threads_ = s.threads > 0 ? s.threads : int(std::max(1u, std::thread::hardware_concurrency()));
+    threads_ = threadCount(s.threads);
     arena_ = std::make_unique<tbb::task_arena>(threads_);
     grid_.resize(std::size_t(nu_) * nv_);
     passes_.emplace(kernel_, poly_, w_poly_, wstack_, nu_, nv_);

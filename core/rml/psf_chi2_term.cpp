@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <chrono>
 #include <complex>
-#include <thread>
 
 #include "core/imaging/fft_plans.h"
 #include "core/rml/detail/parallel_sum.h"
+#include "core/util/thread_count.h"
 
 namespace apertura::rml {
 
@@ -23,7 +23,7 @@ struct PsfChi2Term::Fft {
         ny(ny_),
         m(imaging::goodFftSize(2 * nx_)),
         n(imaging::goodFftSize(2 * ny_)),
-        fft(m, n, threads > 0 ? threads : int(std::max(1u, std::thread::hardware_concurrency()))),
+        fft(m, n, threadCount(threads)),
         kernel(fft.spectrumSize()) {
     double* k = fft.real();
     std::fill(k, k + std::size_t(m) * std::size_t(n), 0.0);

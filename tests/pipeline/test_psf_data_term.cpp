@@ -11,6 +11,7 @@
 #include "core/rml/direct_dft_operator.h"
 #include "core/rml/psf_chi2_term.h"
 #include "tests/support/chunk_fixtures.h"
+#include "tests/support/relative_difference.h"
 
 using namespace apertura;
 using namespace apertura::rml;
@@ -33,6 +34,13 @@ struct Fixture {
       image.push_back(d(rng));
       other.push_back(d(rng) * 0.5);
     }
+  }
+
+  static imaging::OperatorSettings settings(double epsilon) {
+    imaging::OperatorSettings s;
+    s.epsilon = epsilon;
+    s.threads = 2;
+    return s;
   }
 
   // P(d) = sum_k w_k cos(2 pi (u_k l_d + v_k m_d)) on the doubled image, by direct sums.
@@ -71,15 +79,6 @@ double evaluate(DataTerm& term, const std::vector<double>& image, std::vector<do
   return term.evaluate(image.data(), gradient.data(), 1.0);
 }
 
-double maxRelativeDifference(const std::vector<double>& a, const std::vector<double>& b) {
-  double diff = 0.0, scale = 0.0;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    diff = std::max(diff, std::abs(a[i] - b[i]));
-    scale = std::max(scale, std::abs(a[i]));
-  }
-  return diff / scale;
-}
-
 }  // namespace
 
 class TestPsfDataTerm : public QObject {
@@ -99,22 +98,22 @@ class TestPsfDataTerm : public QObject {
       const double b = evaluate(*exact, f.image, g_exact);
       QVERIFY(b > 0.0);
       QVERIFY2(std::abs(a - b) <= 1e-9 * b, qPrintable(QString("%1 vs %2").arg(a).arg(b)));
-      QVERIFY2(maxRelativeDifference(g_exact, g_psf) < 1e-9,
-               qPrintable(QString::number(maxRelativeDifference(g_exact, g_psf))));
+      QVERIFY2(test::maxRelativeDifference(g_psf, g_exact) < 1e-9,
+               qPrintable(QString::number(test::maxRelativeDifference(g_psf, g_exact))));
     }
     // The gradient's scale argument, and the convolution alone (P * x = (grad(x) - grad(0)) / 2).
     std::vector<double> half(f.image.size(), 0.0), conv(f.image.size());
     psf.evaluate(f.image.data(), half.data(), 0.5);
     for (double& h : half)
       h *= 2.0;
-    QVERIFY(maxRelativeDifference(g_psf, half) < 1e-14);
+    QVERIFY(test::maxRelativeDifference(half, g_psf) < 1e-14);
     std::vector<double> g0;
     const std::vector<double> zero(f.image.size(), 0.0);
     evaluate(*exact, zero, g0);
     psf.convolve(f.image.data(), conv.data());
     for (std::size_t p = 0; p < conv.size(); ++p)
       g0[p] = 0.5 * (g_exact[p] - g0[p]);
-    QVERIFY(maxRelativeDifference(g0, conv) < 1e-9);
+    QVERIFY(test::maxRelativeDifference(conv, g0) < 1e-9);
     QCOMPARE(psf.numSamples(), exact->numSamples());
   }
 
@@ -122,17 +121,15 @@ class TestPsfDataTerm : public QObject {
   void griddedPsfMatchesTheDirectSums() {
     Fixture f;
     HeldChunks held(f.chunks);
-    imaging::OperatorSettings s;
-    s.epsilon = 1e-10;
-    s.threads = 2;
+    imaging::OperatorSettings s = Fixture::settings(1e-10);
     const auto reference = f.directPsf();
     const auto d = pipeline::doubledPsf<double>(f.g, s, {imaging::Backend::Cpu, 0}, held, nullptr);
-    QVERIFY2(maxRelativeDifference(reference, d) < 1e-8,
-             qPrintable(QString::number(maxRelativeDifference(reference, d))));
+    QVERIFY2(test::maxRelativeDifference(d, reference) < 1e-8,
+             qPrintable(QString::number(test::maxRelativeDifference(d, reference))));
     s.epsilon = 1e-5;
     const auto fl = pipeline::doubledPsf<float>(f.g, s, {imaging::Backend::Cpu, 0}, held, nullptr);
-    QVERIFY2(maxRelativeDifference(reference, fl) < 1e-4,
-             qPrintable(QString::number(maxRelativeDifference(reference, fl))));
+    QVERIFY2(test::maxRelativeDifference(fl, reference) < 1e-4,
+             qPrintable(QString::number(test::maxRelativeDifference(fl, reference))));
     // Zero lag (pixel (nx, ny)) holds the sum of the weights.
     double sum_w = 0.0;
     for (const auto& c : f.chunks)
@@ -146,9 +143,7 @@ class TestPsfDataTerm : public QObject {
   void followsTheGriddedTerm() {
     Fixture f;
     HeldChunks held(f.chunks);
-    imaging::OperatorSettings s;
-    s.epsilon = 1e-10;
-    s.threads = 2;
+    const imaging::OperatorSettings s = Fixture::settings(1e-10);
     auto op = imaging::makeCpuOperator<double>(f.g, s);
     std::shared_ptr<DataTerm> exact = makeChunkChi2Term(*op, held);
     PsfChi2Term psf(exact, f.g.nx, f.g.ny,
@@ -159,7 +154,7 @@ class TestPsfDataTerm : public QObject {
     const double a = evaluate(psf, f.image, g_psf);
     const double b = evaluate(*exact, f.image, g_exact);
     QVERIFY2(std::abs(a - b) <= 1e-8 * b, qPrintable(QString("%1 vs %2").arg(a).arg(b)));
-    QVERIFY(maxRelativeDifference(g_exact, g_psf) < 1e-8);
+    QVERIFY(test::maxRelativeDifference(g_psf, g_exact) < 1e-8);
     const auto times = psf.takeStageTimes();
     QVERIFY(!times.empty());
     QCOMPARE(QString::fromStdString(times.back().stage), QString("psf convolution"));

@@ -3,10 +3,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <QTemporaryDir>
 #include <QtTest>
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 
 #include "core/util/input_error.h"
 #include "core/util/output_set.h"
@@ -48,16 +50,15 @@ std::vector<std::string> namesIn(const fs::path& dir) {
 class TestOutputFiles : public QObject {
   Q_OBJECT
 
+  std::unique_ptr<QTemporaryDir> tmp_;
   fs::path dir_;
 
  private slots:
   void init() {
-    dir_ = fs::temp_directory_path() / ("apertura-test-output-files-" + std::to_string(::getpid()) +
-                                        "-" + QTest::currentTestFunction());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
+    tmp_ = std::make_unique<QTemporaryDir>();  // a fresh, empty folder per test
+    QVERIFY(tmp_->isValid());
+    dir_ = tmp_->path().toStdString();
   }
-  void cleanup() { fs::remove_all(dir_); }
 
   void temporaryNamesNameTheirMaker() {
     const std::string t = temporarySiblingPath("/a/b/img.fits");

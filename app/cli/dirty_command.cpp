@@ -6,10 +6,13 @@
 #include <cmath>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <sstream>
 
+#include "app/cli/abandonable_call.h"
 #include "core/engine/interrupt.h"
 #include "core/imaging/dirty_mapper.h"
+#include "core/imaging/geometry_check.h"
 #include "core/io/fits_image_io.h"
 #include "core/io/selection.h"
 #include "core/io/stokes_product.h"
@@ -44,10 +47,12 @@ CLI::App* addDirtyCommand(CLI::App& app, DirtyOptions& o) {
   cmd->add_option("--weight", o.weighting, "natural | uniform | radial | briggs:R");
   cmd->add_option("--taper", o.taper_arcsec, "Gaussian uv taper, image-plane FWHM in arcsec");
   cmd->add_option("--super-uniform", o.super_uniform, "Weight-grid cell size factor");
-  cmd->add_option("--epsilon", o.epsilon, "Gridding accuracy");
-  cmd->add_option("--oversampling", o.oversampling, "Grid oversampling factor (1.2 .. 2.5)");
+  cmd->add_option("--epsilon", o.epsilon, "Gridding accuracy (1e-14 .. 0.1)")
+      ->check(CLI::Range(1e-14, 0.1));
+  cmd->add_option("--oversampling", o.oversampling, "Grid oversampling factor (1.2 .. 2.5)")
+      ->check(CLI::Range(1.2, 2.5));
   cmd->add_flag("--wstack", o.w_stacking, "Correct the w-term by w-stacking");
-  cmd->add_option("--threads", o.threads, "Threads (0: all)");
+  cmd->add_option("--threads", o.threads, "Threads (0: all)")->check(CLI::Range(0, 4096));
   cmd->add_option("-o,--output", o.output_prefix, "Output prefix")->required();
   return cmd;
 }
@@ -96,12 +101,30 @@ VisibilitySelection selectionOf(const DirtyOptions& o) {
   return sel;
 }
 
-// Writes PREFIX-dirty.fits and PREFIX-psf.fits of `chunks` and prints one summary line.
-void imageAndWrite(const std::vector<const VisibilityChunk*>& chunks,
+// The longest projected baseline in wavelengths (flagged rows included: an upper bound).
+double maxUvWavelengths(const std::vector<VisibilityChunk>& chunks) {
+  constexpr double kSpeedOfLight = 299792458.0;
+  double longest = 0.0;
+  for (const VisibilityChunk& c : chunks) {
+    double uv = 0.0;
+    for (std::size_t r = 0; r < c.num_rows(); ++r)
+      uv = std::max(uv, std::hypot(c.uvw_m[3 * r], c.uvw_m[3 * r + 1]));
+    for (double f : c.frequencies_hz)
+      longest = std::max(longest, uv * f / kSpeedOfLight);
+  }
+  return longest;
+}
+
+// Writes PREFIX-dirty.fits and PREFIX-psf.fits of `chunks` (held by `owner`) and prints one
+// summary line. The imaging runs abandonably: a signal ends it at once.
+void imageAndWrite(const std::shared_ptr<const std::vector<VisibilityChunk>>& owner,
+                   const std::vector<const VisibilityChunk*>& chunks,
                    const imaging::DirtyImageSettings& s, const SourceInfo& info,
                    const DirtyOptions& o, const std::string& prefix, const std::string& what,
                    OutputSet& outputs) {
-  const auto result = imaging::makeDirtyImage(chunks, s);
+  const auto result =
+      abandonableCall([owner, chunks, s] { return imaging::makeDirtyImage(chunks, s); });
+  engine::throwIfInterrupted();
   FitsImage img;
   img.nx = img.ny = o.size;
   img.cell_x_rad = s.geometry.cell_l;
@@ -147,7 +170,9 @@ int runDirty(const DirtyOptions& o) {
   ReadOptions read;
   read.selection = selectionOf(o);
   auto source = openVisibilitySource(o.data, read);
-  std::vector<VisibilityChunk> chunks;
+  // Shared with the imaging worker, which may outlive this call when a signal abandons it.
+  auto owner = std::make_shared<std::vector<VisibilityChunk>>();
+  std::vector<VisibilityChunk>& chunks = *owner;
   VisibilityChunk chunk;
   while (source->next(chunk)) {
     engine::throwIfInterrupted();
@@ -185,6 +210,8 @@ int runDirty(const DirtyOptions& o) {
   s.weighting = imaging::WeightingSettings::parse(o.weighting);
   s.weighting.taper_fwhm_arcsec = o.taper_arcsec;
   s.weighting.super_uniform = o.super_uniform;
+  imaging::checkImageExtent(s.geometry, maxUvWavelengths(chunks), "--cell");
+  imaging::checkTaper(s.weighting.taper_fwhm_arcsec, s.geometry, "--taper");
 
   const SourceInfo& info = source->info();
   std::map<int, std::vector<const VisibilityChunk*>> by_spw;
@@ -195,14 +222,15 @@ int runDirty(const DirtyOptions& o) {
   }
   // The images of one call appear together, after the last is written.
   OutputSet outputs;
-  imageAndWrite(all, s, info, o, o.output_prefix,
+  imageAndWrite(owner, all, s, info, o, o.output_prefix,
                 by_spw.size() > 1 ? "all spectral windows (MFS)" : "dirty image", outputs);
   if (o.per_spw) {
     for (const auto& [spw, list] : by_spw) {
-      imageAndWrite(list, s, info, o, o.output_prefix + "-spw" + std::to_string(spw),
+      imageAndWrite(owner, list, s, info, o, o.output_prefix + "-spw" + std::to_string(spw),
                     "spectral window " + std::to_string(spw), outputs);
     }
   }
+  engine::throwIfInterrupted();
   outputs.commit();
   return 0;
 }

@@ -2,9 +2,12 @@
 // done here too.
 #include <CLI/CLI.hpp>
 #include <csignal>
+#include <cstdlib>
 #include <exception>
 #include <iostream>
+#include <new>
 
+#include "app/cli/abandonable_call.h"
 #include "app/cli/demo_command.h"
 #include "app/cli/devices_command.h"
 #include "app/cli/dirty_command.h"
@@ -13,6 +16,7 @@
 #include "app/cli/run_command.h"
 #include "app/cli/simulate_command.h"
 #include "core/engine/interrupt.h"
+#include "core/util/address_space_guard.h"
 #include "core/util/cancellation.h"
 #include "core/version.h"
 
@@ -43,6 +47,10 @@ int run(int argc, char** argv) {
 
   CLI11_PARSE(app, argc, argv);
 
+  // Past `ulimit -f` a write must fail with EFBIG, which the writers report and clean up after;
+  // SIGXFSZ's default action would end the process and leave the temporaries.
+  std::signal(SIGXFSZ, SIG_IGN);
+
   // SIGINT and SIGTERM (what batch schedulers send) stop the commands that write cooperatively,
   // so temporary Measurement Sets, spill and FITS files are removed on the way out. The others
   // (info, plugins, devices) write nothing and keep the default action: they end at once.
@@ -68,12 +76,24 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  apertura::installAddressSpaceGuard();
   try {
     return run(argc, argv);
   } catch (const apertura::OperationCancelled&) {
     const int sig = apertura::engine::interruptSignal();
     std::cerr << "apertura-cli: interrupted; temporary files removed\n";
-    return 128 + (sig > 0 ? sig : SIGINT);
+    const int status = 128 + (sig > 0 ? sig : SIGINT);
+    if (apertura::cli::callAbandoned()) {
+      // A worker still computes what nobody will read: end without running static destructors
+      // under it (the temporaries are already gone: the unwinding removed them).
+      std::cout.flush();
+      std::_Exit(status);
+    }
+    return status;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "apertura-cli: error: out of memory: the system (or a ulimit) refused an "
+                 "allocation; try a smaller image or fewer channels\n";
+    return 3;
   } catch (const std::exception& e) {
     std::cerr << "apertura-cli: error: " << e.what() << "\n";
   } catch (...) {

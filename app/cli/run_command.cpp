@@ -38,7 +38,8 @@ CLI::App* addRunCommand(CLI::App& app, RunOptions& options) {
                 "number of ranks (costs one FFT per chunk per pass)");
   // Every key of the project file, from core's field tables (what --set accepts).
   cmd->footer(
-      "Exit status: 0 finished, 2 bad input, 3 failed, 130 cancelled (SIGINT), 143 (SIGTERM).\n\n"
+      "Exit status: 0 finished, 2 bad input, 3 failed, 130 cancelled (SIGINT), 143 (SIGTERM), 129 "
+      "(SIGHUP).\n\n"
       "Project file keys (KEY = default (accepted), for --set KEY=VALUE):\n" +
       project::projectReferenceText());
   return cmd;

@@ -6,6 +6,7 @@
 
 #include "app/gui/app_icon.h"
 #include "app/gui/gui_options.h"
+#include "core/util/address_space_guard.h"
 #include "core/version.h"
 #include "gui/view/volume_view.h"
 #include "gui/view/vtk_host_widget.h"
@@ -15,6 +16,7 @@
 #include "gui/window/window_screenshot.h"
 
 int main(int argc, char** argv) {
+  apertura::installAddressSpaceGuard();
   // VTK needs a core-profile context; the default format must be set before QApplication.
   apertura::gui::VtkHostWidget::setDefaultSurfaceFormat();
   QApplication app(argc, argv);

@@ -8,13 +8,15 @@ namespace apertura::engine {
 // in a collective.
 //
 // Handles SIGINT (Ctrl-C on a rank started directly), SIGTERM (what Open MPI's mpirun sends every
-// rank when it receives SIGINT or SIGTERM itself) and SIGUSR1 (which mpirun forwards to every rank
-// unchanged: `kill -USR1 <mpirun pid>` cancels a job without mpirun's kill timer). A second signal
-// while the flag is already set restores the default action and re-raises it, so a hung run can
-// still be stopped with a second Ctrl-C.
+// rank when it receives SIGINT or SIGTERM itself), SIGHUP (a closed terminal or dropped ssh
+// session) and SIGUSR1 (which mpirun forwards to every rank unchanged: `kill -USR1 <mpirun pid>`
+// cancels a job without mpirun's kill timer). Signals in the first two seconds after the first
+// are absorbed (Ctrl-C pressed twice must not cut the cleanup short); one after that restores the
+// default action and re-raises it, so a hung run can still be stopped with a later Ctrl-C.
 void installInterruptHandlers();
 bool interruptRequested();
-// The signal that set the flag (SIGINT, SIGTERM, SIGUSR1), or 0: commands exit with 128 + it.
+// The signal that set the flag (SIGINT, SIGTERM, SIGHUP, SIGUSR1), or 0: commands exit with 128 +
+// it.
 int interruptSignal();
 // Throws OperationCancelled once a handled signal arrived: long loops without a token of their
 // own (writing a simulated data set, reading for a dirty image) stop there, and the unwinding

@@ -20,6 +20,7 @@
 #include "core/io/casacore_lock.h"
 #include "core/util/disk_space.h"
 #include "core/util/input_error.h"
+#include "core/util/open_files.h"
 
 namespace apertura {
 
@@ -28,6 +29,9 @@ namespace cc = casacore;
 namespace {
 
 constexpr int kNumCorrelations = 2;
+// Files casacore holds open at once while it creates a Measurement Set with its subtables
+// (measured: creation fails below about 40 free descriptors).
+constexpr long kMsCreationFiles = 48;
 
 cc::Vector<int> correlationTypes(CorrelationBasis basis) {
   cc::Vector<int> c(kNumCorrelations);
@@ -259,6 +263,7 @@ MeasurementSetWriter::MeasurementSetWriter(const std::string& path, const MsLayo
   impl_->path = path;
   impl_->layout = layout;
   impl_->fixed_shape = uniformChannels(layout);
+  requireFreeFileDescriptors(kMsCreationFiles, path, "creating a Measurement Set");
   const auto lock = lockCasacore();
   try {
     impl_->ms.emplace(createTable(path, layout, impl_->fixed_shape));

@@ -5,6 +5,7 @@
 #include <casacore/tables/Tables/TableInfo.h>
 #include <casacore/tables/Tables/TableUtil.h>
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -61,6 +62,28 @@ void requireReplaceableFits(const std::string& path) {
     throw InputError(path,
                      "exists and is not a FITS file; refusing to replace it (give a new "
                      "name, or remove it yourself)");
+  }
+}
+
+void requireOutputApartFromInputs(const std::string& output,
+                                  const std::vector<std::pair<std::string, std::string>>& inputs) {
+  std::error_code ec;
+  if (output.empty() || !exists(output))
+    return;
+  fs::path out = fs::weakly_canonical(output, ec);
+  if (!out.has_filename())  // "x.ms/": compare the folder's own name
+    out = out.parent_path();
+  for (const auto& [option, input] : inputs) {
+    if (input.empty() || !exists(input))
+      continue;
+    const fs::path in = fs::weakly_canonical(input, ec);
+    // Within: `out` is a prefix of `in` component by component (a/b.ms holds a/b.ms/x).
+    const auto mismatch = std::mismatch(out.begin(), out.end(), in.begin(), in.end());
+    if (fs::equivalent(output, input, ec) || mismatch.first == out.end()) {
+      throw InputError(output, "is the input given by " + option + " (" + input +
+                                   "); replacing it would destroy what is being read: choose "
+                                   "another output");
+    }
   }
 }
 

@@ -1,6 +1,8 @@
 #pragma once
 
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace apertura {
 
@@ -19,5 +21,11 @@ void requireReplaceableMeasurementSet(const std::string& path);
 
 // Throws InputError naming `path` unless it is absent or a FITS file (e.g. a UVFITS file).
 void requireReplaceableFits(const std::string& path);
+
+// Throws InputError naming `output` when it is one of the inputs, or a folder holding one
+// (replacing it would destroy what is being read): `inputs` are {option, path} pairs, e.g.
+// {"--sky-fits", "sky.fits"}; empty paths and absent files are skipped.
+void requireOutputApartFromInputs(const std::string& output,
+                                  const std::vector<std::pair<std::string, std::string>>& inputs);
 
 }  // namespace apertura

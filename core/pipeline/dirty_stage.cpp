@@ -1,4 +1,5 @@
 #include "core/imaging/dirty_mapper.h"
+#include "core/imaging/geometry_check.h"
 #include "core/pipeline/exact_dirty_image.h"
 #include "core/pipeline/pipeline_stages.h"
 #include "core/util/input_error.h"
@@ -44,6 +45,8 @@ imaging::DirtyImageSettings dirtyImageSettings(const project::ProjectSettings& s
                                                const RunData& data) {
   imaging::DirtyImageSettings d;
   d.geometry = runGeometry(s, data);
+  imaging::checkImageExtent(d.geometry, data.max_uv_wavelengths, "imaging.cell_arcsec");
+  imaging::checkTaper(s.weighting.taper_arcsec, d.geometry, "weighting.taper_arcsec");
   d.op = operatorSettings(s.imaging, data);
   d.weighting.scheme = s.weighting.scheme;
   d.weighting.robust = s.weighting.robust;

@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <limits>
 
 #include "core/data/exact_sum.h"
@@ -151,6 +152,9 @@ void readStage(engine::RunContext& ctx, RunData& data, ImagingProducts& out) {
   const auto& s = ctx.settings();
   if (s.data.path.empty())
     throw InputError("data.path", "no data set chosen");
+  std::error_code missing;
+  if (!std::filesystem::exists(s.data.path, missing))  // name the setting, not only the path
+    throw InputError("data.path", "'" + s.data.path + "': no such file or directory");
   ReadOptions options = readOptions(s, ctx.cancellation());
   engine::Communicator& comm = *data.comm;
   if (data.distributed()) {

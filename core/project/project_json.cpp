@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "core/project/json_error_location.h"
 #include "core/project/project_file.h"
 #include "core/project/settings_fields.h"
 #include "core/util/input_error.h"
@@ -304,8 +305,11 @@ ProjectSettings projectFromJson(const std::string& text, const std::string& base
   json j;
   try {
     j = json::parse(text);
-  } catch (const json::parse_error& e) {
-    throw InputError(source, std::string("not valid JSON: ") + e.what());
+  } catch (const json::exception&) {
+    // Parse errors and numbers beyond a double's range (out_of_range) alike: name the setting.
+    const JsonErrorLocation at = locateJsonError(text);
+    throw InputError(source, (at.path.empty() ? std::string() : at.path + ": ") +
+                                 "not valid JSON: " + at.problem);
   }
   ObjectReader top(j, "", source);
   int version = 0;

@@ -136,7 +136,9 @@ IfSection<S, ImagingSettings> visitFields(S& i, F&& f) {
   f(Field("w_stacking", "correct the w term by w-stacking"), i.w_stacking);
   f(Field("backend", "where the operator runs; auto: a CUDA GPU when one is found"), i.backend);
   f(Field("gpu_device", "CUDA device index").atLeast(0), i.gpu_device);
-  f(Field("threads", "CPU threads; 0: all cores").atLeast(0).says("must be >= 0 (0: all cores)"),
+  f(Field("threads", "CPU threads; 0: all cores")
+        .within(0, 4096)
+        .says("must be 0 (all cores) .. 4096"),
     i.threads);
   f(Field("precision", "arithmetic of the gridding operator"), i.precision);
   f(Field("grid_accumulation",

@@ -8,6 +8,7 @@
 #include "core/io/fits_image_io.h"
 #include "core/io/ms_data_rewrite.h"
 #include "core/io/ms_metadata.h"
+#include "core/io/replaceable_output.h"
 #include "core/io/uvfits_writer.h"
 #include "core/sim/image_predictor.h"
 #include "core/sim/image_sky.h"
@@ -88,6 +89,7 @@ class FieldSkies {
 
 LikeSimulationOutcome simulateLike(const LikeSimulationRequest& r) {
   checkRequest(r);
+  requireOutputApartFromInputs(r.output, {{"--like", r.like}, {"--image", r.image}});
   FitsImage image = readFitsImage(r.image);
   requireJyPerPixel(image);
   const MsMetadata meta = readMsMetadata(r.like);

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "core/io/fits_image_io.h"
+#include "core/io/replaceable_output.h"
 #include "core/sim/array_layout.h"
 #include "core/sim/image_predictor.h"
 #include "core/sim/image_sky.h"
@@ -104,6 +105,9 @@ std::string commandLine(const SimulationRequest& o) {
 
 SimulationOutcome runSimulation(const SimulationRequest& o,
                                 const std::function<void(double)>& progress) {
+  requireOutputApartFromInputs(
+      o.output, {{"--sky-fits", o.sky_fits},
+                 {"--array", o.array.rfind("ms:", 0) == 0 ? o.array.substr(3) : std::string()}});
   ObservationSpec spec = observationFrom(o);
   SkyModel sky = skyFrom(o, spec);
   const ArrayLayout layout = arrayLayoutFromSpec(o.array, o.seed);

@@ -159,4 +159,52 @@ void ConsoleObserver::event(const std::string& name, const std::string& message)
   printLine(json_ ? json{{"event", name}, {"message", message}}.dump() : message);
 }
 
+void ConsoleObserver::lambdaPath(const apertura::pipeline::ImagingProducts& p) {
+  if (p.lambda_path.empty())
+    return;
+  std::lock_guard<std::mutex> lock(mutex_);
+  // A cv run that fell back to the discrepancy method (too few uv cells) has no held-out error.
+  const bool cv = p.lambda_path.front().validation > 0.0;
+  const std::string method = cv ? "cv" : "discrepancy";
+  if (json_) {
+    json steps = json::array();
+    for (const auto& step : p.lambda_path) {
+      json j{{"lambda", step.lambda}, {"training", step.chi2_reduced}};
+      if (cv) {
+        j["held_out"] = step.validation;
+        j["folds"] = step.fold_validation;
+      }
+      steps.push_back(j);
+    }
+    printLine(json{
+        {"event", "lambda_path"}, {"method", method}, {"chosen", p.auto_lambda}, {"steps", steps}}
+                  .dump());
+    return;
+  }
+  printLine(
+      std::string("automatic lambda (") +
+      (cv ? std::to_string(p.lambda_path.front().fold_validation.size()) + "-fold cross-validation"
+          : "discrepancy") +
+      "): reduced chi2 along the path, strongest first");
+  printLine(cv ? "      lambda   training   held-out   held-out per fold"
+               : "      lambda   reduced chi2");
+  for (const auto& step : p.lambda_path) {
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "  %10.4g %10.4g", step.lambda, step.chi2_reduced);
+    std::string line = buf;
+    if (cv) {
+      std::snprintf(buf, sizeof buf, " %10.4g  ", step.validation);
+      line += buf;
+      for (double f : step.fold_validation) {
+        std::snprintf(buf, sizeof buf, " %.4g", f);
+        line += buf;
+      }
+    }
+    printLine(line);
+  }
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "  chosen lambda %.4g", p.auto_lambda);
+  printLine(std::string(buf) + (cv ? " (the least mean held-out error, interpolated)" : ""));
+}
+
 }  // namespace apertura::cli

@@ -5,6 +5,7 @@
 #include <mutex>
 
 #include "core/engine/run_observer.h"
+#include "core/pipeline/imaging_products.h"
 
 namespace apertura::cli {
 
@@ -29,6 +30,10 @@ class ConsoleObserver : public apertura::engine::RunObserver {
   void snapshot(const std::shared_ptr<const apertura::engine::ImageSnapshot>& image) override;
   void warning(const std::string& message) override;
   void event(const std::string& name, const std::string& message);
+  // The automatic lambda's path after a run: a table, or one JSON line
+  // {"event":"lambda_path","method":"cv"|"discrepancy","chosen":...,"steps":[{"lambda","training",
+  // "held_out","folds"}]} (held_out and folds only for cross-validation). Nothing without a path.
+  void lambdaPath(const apertura::pipeline::ImagingProducts& p);
 
  private:
   std::mutex mutex_;

@@ -131,6 +131,7 @@ int runProject(const RunOptions& options) {
       if (products->auto_lambda > 0.0 && n > 0 && std::size_t(n) < sizeof buf)
         std::snprintf(buf + n, sizeof buf - std::size_t(n), ", automatic lambda %.3g",
                       products->auto_lambda);
+      observer->lambdaPath(*products);
       observer->event("finished", buf);
       for (const auto& f : products->written_files)
         observer->event("wrote", "wrote " + f);

@@ -78,6 +78,36 @@ std::string metricsCsv(const ImagingProducts& p) {
   return o.str();
 }
 
+// The automatic lambda's path: one row per step (strongest first), then a row "chosen" with the
+// lambda the run used. Held-out columns only for cross-validation.
+std::string lambdaPathCsv(const ImagingProducts& p) {
+  std::ostringstream o;
+  o.precision(10);
+  const bool cv = p.lambda_path.front().validation > 0.0;
+  const std::size_t folds = p.lambda_path.front().fold_validation.size();
+  o << "row,lambda,training_chi2_reduced";
+  if (cv) {
+    o << ",held_out_chi2_reduced";
+    for (std::size_t f = 1; f <= folds; ++f)
+      o << ",held_out_fold_" << f;
+  }
+  o << "\n";
+  for (const auto& step : p.lambda_path) {
+    o << "step," << step.lambda << "," << step.chi2_reduced;
+    if (cv) {
+      o << "," << step.validation;
+      for (std::size_t f = 0; f < folds; ++f)
+        o << "," << (f < step.fold_validation.size() ? step.fold_validation[f] : 0.0);
+    }
+    o << "\n";
+  }
+  o << "chosen," << p.auto_lambda << ",";
+  if (cv)
+    o << std::string(folds + 1, ',');
+  o << "\n";
+  return o.str();
+}
+
 }  // namespace
 
 void exportStage(engine::RunContext& ctx, ImagingProducts& p) {
@@ -103,6 +133,8 @@ void exportStage(engine::RunContext& ctx, ImagingProducts& p) {
        [&](const std::string& f) { writeImage(f, p.restored, "JY/BEAM", true, p, history); });
   emit(s.output.metrics_csv, "-metrics.csv",
        [&](const std::string& f) { writeFileAtomically(f, metricsCsv(p)); });
+  emit(s.output.metrics_csv && !p.lambda_path.empty(), "-lambda-path.csv",
+       [&](const std::string& f) { writeFileAtomically(f, lambdaPathCsv(p)); });
   outputs.commit();
   for (const std::string& f : outputs.finalPaths())
     p.written_files.push_back(f);

@@ -254,7 +254,10 @@ IfSection<S, OutputSettings> visitFields(S& o, F&& f) {
   f(Field("model", "write the model"), o.model);
   f(Field("residual", "write the residual image"), o.residual);
   f(Field("restored", "write the restored image"), o.restored);
-  f(Field("metrics_csv", "write the convergence metrics"), o.metrics_csv);
+  f(Field("metrics_csv",
+          "write the convergence metrics (PREFIX-metrics.csv) and, with an automatic lambda, "
+          "its path (PREFIX-lambda-path.csv)"),
+    o.metrics_csv);
   f(Field("write_model_column", "write the final model visibilities to a Measurement Set"),
     o.write_model_column);
   f(Field("model_column", "column for the model visibilities"), o.model_column);

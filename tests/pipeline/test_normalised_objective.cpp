@@ -1,6 +1,7 @@
 // The normalised objective (project schema 2, rml/objective_scales.h): lambda keeps its meaning
 // when the data change in ways that should not matter (weights scaled by 10, every visibility
-// duplicated, the cell halved at a fixed field of view), and schema-1 files keep theirs exactly.
+// duplicated, the cell halved at a fixed field of view, the visibilities in units 100 times
+// smaller: sky and noise times 100), and schema-1 files keep theirs exactly.
 // "Keeps its meaning": the NRMSE-optimal L1 lambda of a sweep moves by less than a factor 2.
 #include <QTemporaryDir>
 #include <QtTest>
@@ -41,8 +42,8 @@ project::ProjectSettings l1Project(const std::string& ms, int size, double cell_
 
 // The NRMSE-optimal lambda of the sweep, refined by a parabola in log lambda through the best
 // point and its neighbours.
-double optimalLambda(const std::string& ms, int size, double cell_arcsec,
-                     const sim::SkyModel& sky) {
+double optimalLambda(const std::string& ms, int size, double cell_arcsec, const sim::SkyModel& sky,
+                     double flux_factor = 1.0) {
   std::vector<double> scores;
   for (double lambda : kLambdas) {
     const testing::PipelineRun run =
@@ -50,8 +51,10 @@ double optimalLambda(const std::string& ms, int size, double cell_arcsec,
     if (!run.finished())
       throw std::runtime_error(run.outcome.message);
     const auto& p = *run.products;
-    const FitsImage truth =
+    FitsImage truth =
         sim::renderSkyImage(sky, size, cell_arcsec * M_PI / 648000.0, 0.0, -0.5, 230e9);
+    for (auto& v : truth.pixels)
+      v *= flux_factor;
     scores.push_back(nrmse(rml::convolveWithCleanBeam(p.model, p.geometry, p.beam),
                            rml::convolveWithCleanBeam(truth.pixels, p.geometry, p.beam)));
   }
@@ -87,6 +90,15 @@ void scaleWeights(const std::string& ms, double factor) {
         spectrum.put(r, spectrum(r) * float(factor));
     }
   }
+}
+
+// DATA times `factor`: the sky and its noise alike, with the weights left as they were (so they
+// no longer match the scatter, which the weight scale s then takes up).
+void scaleData(const std::string& ms, float factor) {
+  casacore::Table t(ms, casacore::Table::Update);
+  casacore::ArrayColumn<casacore::Complex> data(t, "DATA");
+  for (casacore::rownr_t r = 0; r < t.nrow(); ++r)
+    data.put(r, data(r) * casacore::Complex(factor, 0.0f));
 }
 
 void duplicateRows(const std::string& ms) {
@@ -126,6 +138,16 @@ class TestNormalisedObjective : public QObject {
     fs::copy(base_, ms, fs::copy_options::recursive);
     duplicateRows(ms);
     const double optimum = optimalLambda(ms, kSize, cell_arcsec_, testing::pointAndGaussianSky());
+    QVERIFY2(std::fabs(std::log(optimum / base_optimum_)) < std::log(2.0),
+             qPrintable(QString("%1 vs %2").arg(optimum).arg(base_optimum_)));
+  }
+
+  void skyAndNoiseTimesHundred() {
+    const std::string ms = dir_.path().toStdString() + "/sky100.ms";
+    fs::copy(base_, ms, fs::copy_options::recursive);
+    scaleData(ms, 100.0f);
+    const double optimum =
+        optimalLambda(ms, kSize, cell_arcsec_, testing::pointAndGaussianSky(), 100.0);
     QVERIFY2(std::fabs(std::log(optimum / base_optimum_)) < std::log(2.0),
              qPrintable(QString("%1 vs %2").arg(optimum).arg(base_optimum_)));
   }

@@ -21,10 +21,12 @@ GuiOptions parseGuiOptions(const QStringList& arguments) {
   QCommandLineOption demo("demo",
                           "Create (the first time) and open the built-in demo data set: an "
                           "ALMA-like array observing an inclined disk with a gap.");
-  QCommandLineOption tab("tab",
-                         "Show this centre tab before the screenshot: a tab's title (Data, Dirty, "
-                         "Model, Restored, 3D, ...) or 3d-volume for the 3D tab's iteration stack.",
-                         "NAME");
+  QCommandLineOption tab(
+      "tab",
+      "Show this tab before the screenshot: a centre tab's title (Data, Dirty, Model, Restored, "
+      "3D, ...), 3d-volume for the 3D tab's iteration stack, or a Convergence tab's title "
+      "(Objective, Memory, ...; lambda-path for the λ path).",
+      "NAME");
   QCommandLineOption run("run", "Start an imaging run with the default settings once loaded.");
   parser.addOption(demo);
   parser.addOption(run);

@@ -11,8 +11,9 @@ struct GuiOptions {
   bool run = false;    // start an imaging run once the data set is loaded
   QString screenshot;  // render the window to this file and exit
   int screenshot_delay_ms = 500;
-  // The centre tab shown before the screenshot: a tab's title ("Model", "3D", ...) or "3d-volume"
-  // (the 3D tab's iteration stack); empty: the window's own choice.
+  // The tab shown before the screenshot: a centre tab's title ("Model", "3D", ...), "3d-volume"
+  // (the 3D tab's iteration stack) or a Convergence tab's ("Memory", "lambda-path", ...); empty:
+  // the window's own choice.
   QString tab;
 };
 

@@ -8,6 +8,7 @@
 #include "app/gui/gui_options.h"
 #include "core/util/address_space_guard.h"
 #include "core/version.h"
+#include "gui/plots/convergence_panel.h"
 #include "gui/view/volume_view.h"
 #include "gui/view/vtk_host_widget.h"
 #include "gui/window/main_window.h"
@@ -36,7 +37,8 @@ int main(int argc, char** argv) {
 
   int exit_code = 0;
   // Lives as long as main(): the connections below call it when the data or the run is ready.
-  // --tab: a centre tab by its title, or the 3D tab's iteration stack; false when none matches.
+  // --tab: a centre or Convergence tab by its title, or the 3D tab's iteration stack; false when
+  // none matches.
   const auto showTab = [&]() -> bool {
     if (options.tab.isEmpty())
       return true;
@@ -46,10 +48,15 @@ int main(int argc, char** argv) {
       tabs->setCurrentWidget(window.surfaceTab());
       return true;
     }
-    for (int i = 0; i < tabs->count(); ++i) {
-      if (tabs->tabText(i).remove('&').compare(options.tab, Qt::CaseInsensitive) == 0) {
-        tabs->setCurrentIndex(i);
-        return true;
+    // The centre tabs, then the Convergence dock's (by title, or by the chart's object name for
+    // titles awkward to type such as "λ path": lambda-path).
+    for (QTabWidget* t : {tabs, static_cast<QTabWidget*>(window.convergence())}) {
+      for (int i = 0; i < t->count(); ++i) {
+        if (t->tabText(i).remove('&').compare(options.tab, Qt::CaseInsensitive) == 0 ||
+            t->widget(i)->objectName().compare(options.tab, Qt::CaseInsensitive) == 0) {
+          t->setCurrentIndex(i);
+          return true;
+        }
       }
     }
     return false;

@@ -184,6 +184,7 @@ RunSettingsPanel::RunSettingsPanel(QWidget* parent)
   for (std::size_t i = 0; i < 4; ++i) {
     auto* planes = new PlaneListEdit(QString(row_types[i]) + " planes");
     planes->setObjectName(QString("planes-") + row_types[i]);
+    rows[i].second->setObjectName(QString("lambda-") + row_types[i]);  // found by tests
     plane_edits_[row_types[i]] = planes;
     regs->addRow(rows[i].first, lambdaWithPlanes(rows[i].second, planes));
     connect(planes, &QLineEdit::textChanged, this, &RunSettingsPanel::refresh);

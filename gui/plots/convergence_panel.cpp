@@ -2,6 +2,7 @@
 
 #include <QMap>
 
+#include "gui/plots/lambda_path_chart.h"
 #include "gui/plots/metrics_chart.h"
 
 namespace apertura::gui {
@@ -12,17 +13,20 @@ ConvergencePanel::ConvergencePanel(QWidget* parent)
       chi2_(new MetricsChart(tr("χ² per degree of freedom"), tr("iteration"), tr("χ²/dof"), true)),
       gradient_(new MetricsChart(tr("Gradient norm and step"), tr("iteration"), "", true)),
       timing_(new MetricsChart(tr("Time per iteration"), tr("iteration"), tr("seconds"), false)),
-      memory_(new MetricsChart(tr("Memory"), tr("elapsed (s)"), tr("MiB"), false)) {
+      memory_(new MetricsChart(tr("Memory"), tr("elapsed (s)"), tr("MiB"), false)),
+      lambda_path_(new LambdaPathChart) {
   addTab(objective_, tr("Objective"));
   addTab(chi2_, tr("χ²/dof"));
   addTab(gradient_, tr("Gradient"));
   addTab(timing_, tr("Timing"));
   addTab(memory_, tr("Memory"));
+  addTab(lambda_path_, tr("λ path"));
 }
 
 void ConvergencePanel::clear() {
   for (MetricsChart* c : {objective_, chi2_, gradient_, timing_, memory_})
     c->clear();
+  lambda_path_->clear();
   metrics_.clear();
 }
 

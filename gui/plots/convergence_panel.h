@@ -7,10 +7,12 @@
 
 namespace apertura::gui {
 
+class LambdaPathChart;
 class MetricsChart;
 
 // The live plots of a run: objective and terms (log), chi2 per degree of freedom, gradient norm
-// and step length (log), time per iteration, and memory over time.
+// and step length (log), time per iteration, and memory over time; after a run with an automatic
+// λ, the path that chose it.
 class ConvergencePanel : public QTabWidget {
   Q_OBJECT
 
@@ -20,6 +22,7 @@ class ConvergencePanel : public QTabWidget {
   void clear();
   MetricsChart* objectiveChart() const { return objective_; }
   MetricsChart* memoryChart() const { return memory_; }
+  LambdaPathChart* lambdaPathChart() const { return lambda_path_; }
   // Every iteration received since clear(), in order (for the metrics CSV export).
   const QVector<apertura::engine::IterationMetrics>& metrics() const { return metrics_; }
 
@@ -33,6 +36,7 @@ class ConvergencePanel : public QTabWidget {
   MetricsChart* gradient_;
   MetricsChart* timing_;
   MetricsChart* memory_;
+  LambdaPathChart* lambda_path_;
   QVector<apertura::engine::IterationMetrics> metrics_;
 };
 

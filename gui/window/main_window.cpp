@@ -29,6 +29,7 @@
 #include "gui/panels/mask_panel.h"
 #include "gui/panels/run_settings_panel.h"
 #include "gui/plots/convergence_panel.h"
+#include "gui/plots/lambda_path_chart.h"
 #include "gui/view/image_panel.h"
 #include "gui/view/uv_coverage_view.h"
 #include "gui/window/image_tabs.h"
@@ -126,6 +127,8 @@ MainWindow::MainWindow(QWidget* parent)
   connect(run_, &RunController::finished, run_status_, &RunStatusWidget::finish);
   connect(run_, &RunController::finished, this, &MainWindow::onRunFinished);
   connect(run_settings_, &RunSettingsPanel::changed, this, &MainWindow::updateRunActions);
+  connect(convergence_->lambdaPathChart(), &LambdaPathChart::reimageRequested, this,
+          &MainWindow::reimageWithLambda);
   updateRunActions();
 }
 
@@ -284,6 +287,7 @@ void MainWindow::onLoadStarted(const QString& path) {
 void MainWindow::onLoaded(const apertura::DatasetSummary& summary) {
   busy_bar_->hide();
   dataset_ = summary;
+  convergence_->lambdaPathChart()->clear();  // the path was another data set's
   const QString path = QString::fromStdString(summary.path);
   summary_panel_->showSummary(summary);
   run_settings_->setDataset(summary);

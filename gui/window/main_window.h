@@ -6,6 +6,7 @@
 
 #include "core/data/dataset_summary.h"
 #include "core/pipeline/imaging_products.h"
+#include "core/project/project_settings.h"
 #include "core/sim/simulation_request.h"
 
 class QAction;
@@ -51,6 +52,11 @@ class MainWindow : public QMainWindow {
   // Starts a run whose optimizer begins at the last finished run's model (the same settings
   // otherwise); false when there is none or the settings are invalid.
   bool continueRun();
+  // The λ path's "Re-image with λ = X": every regularizer whose λ is auto gets `lambda` (the run
+  // settings show it) and a run starts from the last finished run's model when it fits the image
+  // (from an empty one otherwise). False (and the reason in the status bar) when a run is going,
+  // no λ is automatic or the settings are invalid.
+  bool reimageWithLambda(double lambda);
   // Run > Run with launcher (main_window_launcher.cpp): saves the settings to a project file and
   // runs `<launcher> apertura-cli run PROJECT --json` in another process (the Preferences'
   // launcher command); the outputs it writes are loaded into the views. False (and the reason in
@@ -108,6 +114,11 @@ class MainWindow : public QMainWindow {
   void log(const QString& line);
   void updateRunActions();
   bool launchRun(const std::string& initial_model);
+  // The last finished run's model as a FITS file for optimizer.initial_model; empty (and the
+  // reason in the status bar) when it cannot be written.
+  std::string writeLastModel();
+  // Fills the λ path chart from products_ (the run's regularization settings give the target).
+  void showLambdaPath();
   void loadLauncherOutputs(const QString& prefix);
 
   DatasetLoader* loader_;
@@ -136,6 +147,8 @@ class MainWindow : public QMainWindow {
   ProjectActions* project_ = nullptr;
   std::optional<apertura::DatasetSummary> dataset_;
   std::shared_ptr<apertura::pipeline::ImagingProducts> products_;
+  // The regularization settings of the last in-process run (the λ path's target and scaling).
+  apertura::project::RegularizationSettings run_regularization_;
   RunStatusWidget* run_status_ = nullptr;
   SurfaceTab* surface_tab_ = nullptr;
   QAction* export_fits_action_ = nullptr;

@@ -18,6 +18,7 @@
 #include "gui/panels/mask_panel.h"
 #include "gui/panels/run_settings_panel.h"
 #include "gui/plots/convergence_panel.h"
+#include "gui/plots/lambda_path_chart.h"
 #include "gui/view/image_panel.h"
 #include "gui/window/image_tabs.h"
 #include "gui/window/main_window.h"
@@ -92,6 +93,10 @@ bool MainWindow::startLauncherRun() {
 
   products_.reset();  // the finished message comes from apertura-cli, not from in-process products
   convergence_->clear();
+  // The process reports no λ path to the window; it writes one beside the metrics.
+  if (project::hasAutomaticLambda(*settings) && settings->output.metrics_csv)
+    convergence_->lambdaPathChart()->clear(
+        tr("A launcher run writes its λ path to %1-lambda-path.csv").arg(launcher_prefix_));
   image_tabs_->clearCounts();
   run_status_->start(project::iterationsKnownInAdvance(*settings));
   log(tr("launcher run started: %1 (outputs %2-*.fits)").arg(launcher, launcher_prefix_));

@@ -5,6 +5,7 @@
 #include <QTabWidget>
 
 #include <QTemporaryDir>
+#include <cmath>
 
 #include "core/io/fits_image_io.h"
 #include "core/pipeline/imaging_pipeline.h"
@@ -14,6 +15,7 @@
 #include "gui/panels/mask_panel.h"
 #include "gui/panels/run_settings_panel.h"
 #include "gui/plots/convergence_panel.h"
+#include "gui/plots/lambda_path_chart.h"
 #include "gui/window/image_tabs.h"
 #include "gui/window/main_window.h"
 #include "gui/window/project_actions.h"
@@ -32,6 +34,11 @@ bool MainWindow::continueRun() {
     status_label_->setText(tr("No finished run to continue from"));
     return false;
   }
+  const std::string path = writeLastModel();
+  return !path.empty() && launchRun(path);
+}
+
+std::string MainWindow::writeLastModel() {
   // The model goes through a FITS file so the engine checks it against the run's grid like any
   // initial model (a changed size or cell is refused with the reason).
   if (!resume_dir_)
@@ -41,9 +48,62 @@ bool MainWindow::continueRun() {
     pipeline::writeModelFits(*products_, path);  // a cube for a cube run
   } catch (const std::exception& e) {
     status_label_->setText(QString::fromStdString(e.what()));
+    return std::string();
+  }
+  return path;
+}
+
+bool MainWindow::reimageWithLambda(double lambda) {
+  if (run_->isRunning())
+    return false;
+  if (!dataset_) {
+    status_label_->setText(tr("Open a data set before running"));
     return false;
   }
-  return launchRun(path);
+  if (!std::isfinite(lambda) || lambda <= 0.0)
+    return false;
+  // The path's λ is normalised: with the scaling switched since, the same number would weigh the
+  // terms differently.
+  const auto current = project_->currentProject();
+  if (current && current->regularization.scaling != project::ObjectiveScaling::Normalised) {
+    status_label_->setText(tr("The λ path's λ needs the normalised λ scale"));
+    return false;
+  }
+  const int fixed = project_->fixAutomaticLambdas(lambda);
+  if (fixed < 0) {
+    status_label_->setText(run_settings_->validationMessage());
+    return false;
+  }
+  if (fixed == 0) {
+    status_label_->setText(tr("No regularizer has an automatic λ to set"));
+    return false;
+  }
+  log(tr("λ of %n automatic regularizer(s) set to %1", nullptr, fixed).arg(lambda));
+  // Warm start: the last model is the fit at a λ of the same path, so the optimizer starts near
+  // the new optimum. A model of another size would be refused by the engine: start empty then.
+  const auto settings = project_->currentProject();
+  const bool fits = products_ && !products_->model.empty() && settings &&
+                    settings->imaging.nx == products_->geometry.nx &&
+                    settings->imaging.ny == products_->geometry.ny;
+  const std::string model = fits ? writeLastModel() : std::string();
+  if (model.empty())
+    log(tr("re-imaging from an empty image: the last model is missing or of another size"));
+  return launchRun(model);
+}
+
+void MainWindow::showLambdaPath() {
+  if (!products_ || products_->lambda_path.empty())
+    return;  // the chart keeps its empty state (cleared when the run started)
+  LambdaPathChart* chart = convergence_->lambdaPathChart();
+  chart->setPath(products_->lambda_path, products_->auto_lambda, run_regularization_.target_chi2);
+  // The path's λ is the normalised one: a fixed λ means the same only with normalised scaling.
+  const bool normalised = run_regularization_.scaling == project::ObjectiveScaling::Normalised;
+  chart->setReimageAvailable(
+      normalised,
+      tr("The path's λ is normalised; with regularization scaling \"%1\" a fixed λ means "
+         "something else. Set the scaling to \"%2\" to re-image at a λ of the path.")
+          .arg(QString::fromStdString(project::choiceName(run_regularization_.scaling)),
+               QString::fromStdString(project::choiceName(project::ObjectiveScaling::Normalised))));
 }
 
 bool MainWindow::launchRun(const std::string& initial_model) {
@@ -63,6 +123,7 @@ bool MainWindow::launchRun(const std::string& initial_model) {
   if (!initial_model.empty())
     settings->optimizer.initial_model = initial_model;
   products_ = std::make_shared<pipeline::ImagingProducts>();
+  run_regularization_ = settings->regularization;
   convergence_->clear();
   image_tabs_->clearCounts();
   run_->start(*settings, pipeline::makeImagingPipeline(products_));
@@ -85,6 +146,7 @@ void MainWindow::onRunFinished(const QString& state, const QString& message) {
   busy_bar_->hide();
   stage_label_->clear();
   pause_action_->setText(tr("&Pause"));
+  showLambdaPath();  // a stopped run's path too: the steps it walked
   if (state == "finished" && products_) {
     status_label_->setText(tr("Finished: %1 iterations (%2), χ²/dof %3, residual RMS %4 Jy/beam")
                                .arg(products_->iterations)

@@ -56,6 +56,9 @@ class ProjectActions : public QObject {
   // CLI does (beside a saved project, named after it) so that its results can be restored when
   // the project is reopened; an untitled project writes no files.
   std::optional<apertura::project::ProjectSettings> settingsForRun(const QString& dataset) const;
+  // Gives every regularizer whose λ is auto the fixed `lambda`: the run settings show it, and
+  // the project counts as changed. Returns how many terms changed (-1 while a field is invalid).
+  int fixAutomaticLambdas(double lambda);
   ProjectDocument* document() const { return document_; }
   QMenu* recentMenu() const { return recent_menu_; }
   void setUnsavedPrompt(UnsavedPrompt prompt) { prompt_ = std::move(prompt); }

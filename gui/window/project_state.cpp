@@ -117,6 +117,31 @@ std::optional<project::ProjectSettings> ProjectActions::settingsForRun(
   return s;
 }
 
+int ProjectActions::fixAutomaticLambdas(double lambda) {
+  auto s = currentProject();
+  if (!s)
+    return -1;
+  int fixed = 0;
+  for (auto& r : s->regularizers) {
+    if (!r.lambda) {
+      r.lambda = lambda;
+      ++fixed;
+    }
+  }
+  if (fixed == 0)
+    return 0;
+  // The loaded project too: mergePanelEdits keeps the terms the panel has no field for from it.
+  for (auto& r : base_.regularizers) {
+    if (!r.lambda)
+      r.lambda = lambda;
+  }
+  applying_ = true;
+  window_->runSettings()->setSettings(*s);
+  applying_ = false;
+  onEdited();  // one change (modified flag and title), not one per field
+  return fixed;
+}
+
 std::string ProjectActions::stateKey() const {
   auto s = currentProject();
   if (!s)

@@ -1,16 +1,16 @@
 #include "core/io/ms_antenna_reader.h"
 
 #include <casacore/casa/Arrays/Vector.h>
-#include <casacore/casa/Exceptions/Error.h>
 #include <casacore/measures/Measures/MCPosition.h>
 #include <casacore/measures/Measures/MPosition.h>
 #include <casacore/measures/TableMeasures/ScalarMeasColumn.h>
 #include <casacore/tables/Tables/ScalarColumn.h>
 #include <casacore/tables/Tables/Table.h>
 #include <casacore/tables/Tables/TableRecord.h>
-#include <filesystem>
 
+#include "core/io/casacore_errors.h"
 #include "core/io/casacore_lock.h"
+#include "core/io/ms_metadata.h"
 #include "core/util/input_error.h"
 
 namespace apertura {
@@ -18,12 +18,8 @@ namespace apertura {
 namespace cc = casacore;
 
 MsAntennaTable readMsAntennaTable(const std::string& path) {
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec))
-    throw InputError(path, "no such file or directory");
   const auto lock = lockCasacore();
-  if (!cc::Table::isReadable(path))
-    throw InputError(path, "not a casacore table");
+  requireCasacoreTable(path);
   MsAntennaTable out;
   try {
     cc::Table main(path, cc::TableLock(cc::TableLock::AutoNoReadLocking), cc::Table::Old);
@@ -66,7 +62,9 @@ MsAntennaTable readMsAntennaTable(const std::string& path) {
     }
   } catch (const InputError&) {
     throw;
-  } catch (const cc::AipsError& e) {
+  } catch (const std::exception& e) {
+    if (!isCasacoreError(e))
+      throw;
     throw InputError(path, std::string("casacore could not read the ANTENNA table: ") + e.what());
   }
   if (out.antennas.empty())

@@ -2,7 +2,6 @@
 
 #include <casacore/casa/Arrays/Array.h>
 #include <casacore/casa/Arrays/Vector.h>
-#include <casacore/casa/Exceptions/Error.h>
 #include <casacore/tables/Tables/ArrayColumn.h>
 #include <casacore/tables/Tables/ScalarColumn.h>
 #include <casacore/tables/Tables/Table.h>
@@ -11,7 +10,9 @@
 #include <cmath>
 #include <filesystem>
 
+#include "core/io/casacore_errors.h"
 #include "core/io/casacore_lock.h"
+#include "core/io/ms_table_check.h"
 #include "core/io/row_geometry.h"
 #include "core/util/input_error.h"
 
@@ -154,7 +155,9 @@ void readAntennas(const cc::Table& main, const std::string& path, MsMetadata& m)
         }
         m.max_antenna_separation_m = maxAntennaSeparation(xyz);
       }
-    } catch (const cc::AipsError&) {
+    } catch (const std::exception& e) {
+      if (!isCasacoreError(e))
+        throw;
       m.max_antenna_separation_m = 0.0;
     }
   }
@@ -182,6 +185,9 @@ void requireCasacoreTable(const std::string& path) {
   std::error_code ec;
   if (!fs::exists(path, ec))
     throw InputError(path, "no such file or directory");
+  // Before casacore opens anything: it crashes or hangs on some damage (ms_table_check.h).
+  if (fs::is_directory(path, ec))
+    checkTableTree(path);
   if (!fs::is_directory(path, ec) || !cc::Table::isReadable(path)) {
     throw InputError(path,
                      "not a casacore table (a Measurement Set is a directory with table.dat)");
@@ -202,7 +208,9 @@ MsMetadata readMsMetadata(const std::string& path) {
     readTelescope(main, m);
   } catch (const InputError&) {
     throw;
-  } catch (const cc::AipsError& e) {
+  } catch (const std::exception& e) {
+    if (!isCasacoreError(e))
+      throw;
     throw InputError(path, std::string("casacore could not read the Measurement Set: ") + e.what());
   }
   return m;

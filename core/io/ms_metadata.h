@@ -32,7 +32,8 @@ struct MsMetadata {
 // descriptions pointing at rows that do not exist. Call on the reader's I/O thread.
 MsMetadata readMsMetadata(const std::string& path);
 
-// Throws InputError unless `path` is a readable casacore table directory.
+// Throws InputError unless `path` is a readable casacore table directory whose files pass
+// checkTableTree (ms_table_check.h). Every reader calls it before casacore opens the table.
 void requireCasacoreTable(const std::string& path);
 
 }  // namespace apertura

@@ -3,7 +3,6 @@
 #include <casacore/casa/Arrays/Array.h>
 #include <casacore/casa/Arrays/Slicer.h>
 #include <casacore/casa/Arrays/Vector.h>
-#include <casacore/casa/Exceptions/Error.h>
 #include <casacore/tables/Tables/ArrayColumn.h>
 #include <casacore/tables/Tables/RefRows.h>
 #include <casacore/tables/Tables/ScalarColumn.h>
@@ -14,6 +13,7 @@
 #include <optional>
 #include <tuple>
 
+#include "core/io/casacore_errors.h"
 #include "core/io/casacore_lock.h"
 #include "core/io/ms_metadata.h"
 #include "core/io/row_geometry.h"
@@ -50,8 +50,10 @@ class MsReader final : public VisibilitySource {
       main_ = cc::Table(path, cc::TableLock(cc::TableLock::AutoNoReadLocking), cc::Table::Old);
       chooseColumns();
       planGroups();
-    } catch (const cc::AipsError& e) {
+    } catch (const std::exception& e) {
       main_ = cc::Table();  // members are destroyed after the lock is released
+      if (!isCasacoreError(e))
+        throw;
       throw InputError(path, std::string("casacore could not read the main table: ") + e.what());
     } catch (...) {
       main_ = cc::Table();
@@ -94,7 +96,9 @@ class MsReader final : public VisibilitySource {
       readChunk(groups_[ref.group], ref, chunk);
     } catch (const InputError&) {
       throw;
-    } catch (const cc::AipsError& e) {
+    } catch (const std::exception& e) {
+      if (!isCasacoreError(e))
+        throw;
       throw InputError(
           path_, "casacore could not read rows of the main table (" + std::string(e.what()) + ")");
     }

@@ -5,7 +5,6 @@
 #include <casacore/casa/Arrays/Array.h>
 #include <casacore/casa/Arrays/Matrix.h>
 #include <casacore/casa/Arrays/Vector.h>
-#include <casacore/casa/Exceptions/Error.h>
 #include <casacore/tables/Tables/ArrayColumn.h>
 #include <casacore/tables/Tables/ScalarColumn.h>
 #include <casacore/tables/Tables/Table.h>
@@ -17,6 +16,7 @@
 #include <optional>
 #include <set>
 
+#include "core/io/casacore_errors.h"
 #include "core/io/casacore_lock.h"
 #include "core/util/input_error.h"
 
@@ -195,7 +195,9 @@ DatasetSummary summarizeMeasurementSet(const std::string& path) {
     deriveImagingSuggestions(s);
   } catch (const InputError&) {
     throw;
-  } catch (const cc::AipsError& e) {
+  } catch (const std::exception& e) {
+    if (!isCasacoreError(e))
+      throw;
     throw InputError(path, std::string("casacore could not read the Measurement Set: ") + e.what());
   }
   return s;

@@ -63,9 +63,15 @@ PrefetchSource::~PrefetchSource() {
 
 void PrefetchSource::run(const Opener& open) {
   State& s = *state_;
+  // Nothing may escape this thread (std::terminate): every exception of the inner source, its
+  // info and warnings included, goes to the consumer, who rethrows it.
   std::unique_ptr<VisibilitySource> source;
+  SourceInfo info;
+  std::vector<std::string> open_warnings;
   try {
     source = open();
+    info = source->info();
+    open_warnings = source->warnings();
   } catch (...) {
     std::lock_guard<std::mutex> lock(s.mutex);
     s.open_error = std::current_exception();
@@ -77,8 +83,8 @@ void PrefetchSource::run(const Opener& open) {
   bool at_end = false;
   {
     std::lock_guard<std::mutex> lock(s.mutex);
-    s.info = source->info();
-    s.warnings = source->warnings();
+    s.info = std::move(info);
+    s.warnings = std::move(open_warnings);
     s.opened = true;
   }
   s.changed.notify_all();
@@ -108,9 +114,18 @@ void PrefetchSource::run(const Opener& open) {
     } catch (...) {
       item.error = std::current_exception();
     }
-    std::vector<std::string> warnings = source->warnings();
+    std::vector<std::string> warnings;
+    bool have_warnings = false;
+    try {  // also after a failed read: the warnings so far still describe the pass
+      warnings = source->warnings();
+      have_warnings = true;
+    } catch (...) {
+      if (!item.error)
+        item.error = std::current_exception();
+    }
     lock.lock();
-    s.warnings = std::move(warnings);
+    if (have_warnings)
+      s.warnings = std::move(warnings);
     if (item.end || item.error)
       at_end = true;
     if (item.generation == s.generation) {

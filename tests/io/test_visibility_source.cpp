@@ -1,12 +1,14 @@
 // Chunked streaming: the prefetching I/O thread, the resident cache and the automatic choice
 // between them. Resident and streaming reads must give bit-identical chunks for any chunk size;
-// passes repeat exactly; rewinding mid-pass restarts cleanly; cancellation stops a read; chunk
-// sizes follow the memory budget.
+// passes repeat exactly; rewinding mid-pass restarts cleanly; cancellation stops a read; errors
+// of the inner source reach the consumer; chunk sizes follow the memory budget.
 #include <QtTest>
 
+#include "core/io/prefetch_source.h"
 #include "core/io/read_options.h"
 #include "core/io/visibility_source_factory.h"
 #include "core/util/cancellation.h"
+#include "core/util/input_error.h"
 #include "tests/io/known_reader_files.h"
 #include "tests/io/read_pass.h"
 
@@ -23,6 +25,26 @@ void compareChunks(const PassSums& a, const PassSums& b) {
   QCOMPARE(a.sum_wre, b.sum_wre);
   QCOMPARE(a.sum_wim, b.sum_wim);
 }
+
+// A source whose warnings() throws: on the first call (while the I/O thread opens it) or after
+// the first chunk. An exception escaping the I/O thread would end the process.
+class ThrowingWarningsSource final : public VisibilitySource {
+ public:
+  explicit ThrowingWarningsSource(int good_calls) : good_calls_(good_calls) {}
+  const SourceInfo& info() const override { return info_; }
+  void rewind() override {}
+  bool next(VisibilityChunk&) override { return true; }
+  std::vector<std::string> warnings() const override {
+    if (calls_++ >= good_calls_)
+      throw InputError("broken.ms", "warnings failed");
+    return {};
+  }
+
+ private:
+  SourceInfo info_;
+  int good_calls_;
+  mutable int calls_ = 0;
+};
 
 }  // namespace
 
@@ -91,6 +113,20 @@ class TestVisibilitySource : public QObject {
     // Destroying the source joins its I/O thread (the test would hang otherwise).
     src.reset();
     QVERIFY(token.cancelled());
+  }
+
+  void errorsOfTheInnerSourceReachTheConsumer() {
+    try {
+      PrefetchSource opening([] { return std::make_unique<ThrowingWarningsSource>(0); }, 2,
+                             nullptr);
+      QFAIL("expected the error of warnings() from the constructor");
+    } catch (const InputError& e) {
+      QVERIFY2(QString(e.what()).contains("broken.ms: warnings failed"), e.what());
+    }
+    PrefetchSource reading([] { return std::make_unique<ThrowingWarningsSource>(1); }, 2, nullptr);
+    VisibilityChunk chunk;
+    QVERIFY_EXCEPTION_THROWN(reading.next(chunk), InputError);
+    QVERIFY_EXCEPTION_THROWN(reading.next(chunk), InputError);  // and again until rewind()
   }
 
   void chunkSizeFollowsTheMemoryBudget() {

@@ -43,7 +43,7 @@ std::string MainWindow::writeLastModel() {
   // initial model (a changed size or cell is refused with the reason).
   if (!resume_dir_)
     resume_dir_ = std::make_unique<QTemporaryDir>();
-  const std::string path = (resume_dir_->path() + "/last-model.fits").toStdString();
+  std::string path = (resume_dir_->path() + "/last-model.fits").toStdString();
   try {
     pipeline::writeModelFits(*products_, path);  // a cube for a cube run
   } catch (const std::exception& e) {

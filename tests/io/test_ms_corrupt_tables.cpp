@@ -295,7 +295,7 @@ class TestMsCorruptTables : public QObject {
       QVERIFY2(QString(e.what()).contains(expected), e.what());
     }
     writeBytes(file, header.substr(0, 20));
-    QVERIFY_EXCEPTION_THROWN(checkStorageManagerFile(file.string()), InputError);
+    QVERIFY_THROWS_EXCEPTION(InputError, checkStorageManagerFile(file.string()));
   }
 
  private:
@@ -303,7 +303,7 @@ class TestMsCorruptTables : public QObject {
   // A fresh copy of the simulated MS, damaged by `damage` (given the copy's path).
   template <typename F>
   std::string damaged(const char* name, F damage) {
-    const std::string copy = path(name);
+    std::string copy = path(name);
     fs::remove_all(copy);
     copyTable(pristine_, copy);
     damage(fs::path(copy));

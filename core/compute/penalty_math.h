@@ -25,9 +25,11 @@ APERTURA_HOST_DEVICE inline double weightAt(const double* mask, std::size_t p) {
 // (scale enters where the classes apply it: the same bits). Entropy is +infinity for x < 0 inside
 // the mask; its derivative there is then meaningless (stored as 0). A pixel of weight 0 adds
 // nothing to L1 and entropy, whatever its value; L2 multiplies by the weight (as its class).
+// non_negative: the solver keeps x >= 0, and L1's derivative at 0 is its right derivative.
 APERTURA_HOST_DEVICE inline double pixelPenaltyAt(PixelPenalty kind, double parameter, double x,
                                                   double m, double prior, double scale,
-                                                  double* scaled_derivative) {
+                                                  double* scaled_derivative,
+                                                  bool non_negative = false) {
 #if !defined(__CUDA_ARCH__)
   using std::fabs;
   using std::log;
@@ -45,7 +47,7 @@ APERTURA_HOST_DEVICE inline double pixelPenaltyAt(PixelPenalty kind, double para
         g = scale * m * x / r;
       } else {
         value = m * fabs(x);
-        g = scale * m * double((x > 0.0) - (x < 0.0));
+        g = scale * m * double((x > 0.0 || (non_negative && x == 0.0)) - (x < 0.0));
       }
       break;
     case PixelPenalty::L2: {

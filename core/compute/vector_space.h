@@ -58,6 +58,7 @@ struct PenaltyArgs {
   int nx = 0;
   int ny = 0;
   double parameter = 0.0;
+  bool non_negative = false;           // L1: the image stays >= 0, so its derivative at 0 is +m
   const SpaceVector* mask = nullptr;   // per-pixel weight; null: 1 everywhere
   const SpaceVector* prior = nullptr;  // L2's prior, entropy's default image
 };

@@ -35,6 +35,7 @@ double CudaVectorSpace::pixelPenalty(compute::PixelPenalty kind, const compute::
   const double* prior = args.prior ? of(*args.prior) : nullptr;
   double* gradient = vgradient ? of(*vgradient) : nullptr;
   const double parameter = args.parameter;
+  const bool non_negative = args.non_negative;
   double sum = 0.0;
   reduce<1>(
       n,
@@ -42,7 +43,7 @@ double CudaVectorSpace::pixelPenalty(compute::PixelPenalty kind, const compute::
         double derivative = 0.0;
         acc[0] += compute::penalty::pixelPenaltyAt(
             kind, parameter, image[i], compute::penalty::weightAt(mask, i), prior ? prior[i] : 0.0,
-            scale, gradient ? &derivative : nullptr);
+            scale, gradient ? &derivative : nullptr, non_negative);
         if (gradient != nullptr)
           gradient[i] += derivative;
       },

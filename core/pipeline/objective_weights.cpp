@@ -83,6 +83,9 @@ std::vector<AutoTerm> addRegularizers(rml::ObjectiveFunction& objective,
       continue;
     rml::TermOptions options;
     std::shared_ptr<rml::ObjectiveTerm> term = make(i, options);
+    // Every positivity setting (projection, log, softplus) keeps the image >= 0.
+    if (s.optimizer.positivity != project::Positivity::None)
+      term->restrictToNonNegative();
     options.lambda = r.lambda.value_or(0.0) * weights.fixedScale(r.type);
     if (!r.lambda)
       auto_terms.push_back({objective.numTerms(), weights.normalisedScale(r.type)});

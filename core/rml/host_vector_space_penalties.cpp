@@ -67,7 +67,8 @@ double HostVectorSpace::pixelPenalty(compute::PixelPenalty kind, const PenaltyAr
       double g = 0.0;
       sum += compute::penalty::pixelPenaltyAt(
           kind, args.parameter, o.image[p], compute::penalty::weightAt(o.mask, p),
-          o.prior != nullptr ? o.prior[p] : 0.0, scale, o.gradient != nullptr ? &g : nullptr);
+          o.prior != nullptr ? o.prior[p] : 0.0, scale, o.gradient != nullptr ? &g : nullptr,
+          args.non_negative);
       if (o.gradient != nullptr)
         o.gradient[p] += g;
     }

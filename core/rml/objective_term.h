@@ -28,6 +28,10 @@ class ObjectiveTerm {
   virtual bool hasProx() const { return false; }
   // Pixel-by-pixel term (see ProximableFunction::isSeparable).
   virtual bool isSeparable() const { return false; }
+  // The solver keeps the image non-negative (positivity by projection or a positive mapping): a
+  // term with a kink at zero may then take its right derivative there, the only one the solver
+  // can follow (L1: +m, where the two-sided subgradient's 0 would free every pixel at once).
+  virtual void restrictToNonNegative() {}
   // Exact (or inner-solver) value of the term, as the prox sees it (no smoothing).
   virtual double proxValue(const double* image) { return evaluate(image, nullptr, 1.0); }
   // out = argmin_x  step * term(x) + 1/2 ||x - v||^2.

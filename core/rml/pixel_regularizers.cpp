@@ -28,7 +28,7 @@ double L1Regularizer::evaluate(const double* image, double* gradient, double sca
       } else {
         sum += w * std::abs(x);
         if (gradient != nullptr)
-          gradient[p] += scale * w * double((x > 0.0) - (x < 0.0));
+          gradient[p] += scale * w * double((x > 0.0 || (non_negative_ && x == 0.0)) - (x < 0.0));
       }
     }
     return sum;
@@ -37,8 +37,9 @@ double L1Regularizer::evaluate(const double* image, double* gradient, double sca
 
 double L1Regularizer::evaluateIn(compute::VectorSpace& space, const compute::SpaceVector& image,
                                  compute::SpaceVector* gradient, double scale) {
-  return space.pixelPenalty(compute::PixelPenalty::L1, residentArgs(space, eps_), image, gradient,
-                            scale);
+  compute::PenaltyArgs args = residentArgs(space, eps_);
+  args.non_negative = non_negative_;
+  return space.pixelPenalty(compute::PixelPenalty::L1, args, image, gradient, scale);
 }
 
 double L1Regularizer::proxValue(const double* image) {

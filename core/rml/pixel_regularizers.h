@@ -7,7 +7,8 @@
 namespace apertura::rml {
 
 // Sparsity: sum_p m_p |I_p|. evaluate() uses the smoothed sum_p m_p (sqrt(I_p^2 + eps^2) - eps)
-// (eps = 0 gives the exact value and the subgradient sign(I)); the prox is soft thresholding.
+// (eps = 0 gives the exact value and the subgradient sign(I), or, restricted to non-negative
+// images, the right derivative +m at I = 0); the prox is soft thresholding.
 class L1Regularizer final : public Regularizer {
  public:
   L1Regularizer(int nx, int ny, double epsilon = 0.0) : Regularizer(nx, ny), eps_(epsilon) {}
@@ -19,6 +20,7 @@ class L1Regularizer final : public Regularizer {
   bool isSmooth() const override { return eps_ > 0.0; }
   bool hasProx() const override { return true; }
   bool isSeparable() const override { return true; }
+  void restrictToNonNegative() override { non_negative_ = true; }
   double proxValue(const double* image) override;
   void prox(const double* v, double step, double* out) override;
   bool residentProx(compute::VectorSpace& /*space*/) const override { return true; }
@@ -28,6 +30,7 @@ class L1Regularizer final : public Regularizer {
 
  private:
   double eps_;
+  bool non_negative_ = false;
 };
 
 // Tikhonov: sum_p m_p (I_p - P_p)^2 with a prior image P (zero when empty).

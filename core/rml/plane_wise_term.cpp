@@ -63,6 +63,11 @@ bool PlaneWiseTerm::isSeparable() const {
   return std::all_of(terms_.begin(), terms_.end(), [](const auto& p) { return p->isSeparable(); });
 }
 
+void PlaneWiseTerm::restrictToNonNegative() {
+  for (const auto& term : terms_)
+    term->restrictToNonNegative();
+}
+
 double PlaneWiseTerm::proxValue(const double* cube) {
   double sum = 0.0;
   for (std::size_t j = 0; j < terms_.size(); ++j)

@@ -28,6 +28,7 @@ class PlaneWiseTerm final : public ObjectiveTerm {
   bool isSmooth() const override;
   bool hasProx() const override;
   bool isSeparable() const override;
+  void restrictToNonNegative() override;
   double proxValue(const double* cube) override;
   void prox(const double* v, double step, double* out) override;
   // Over x >= 0 plane by plane: a separable plane term's prox clipped, another's own; planes not

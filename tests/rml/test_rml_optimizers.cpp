@@ -300,6 +300,38 @@ class TestRmlOptimizers : public QObject {
     QVERIFY(relativeError(r.x, p.nonnegative_solution) < 1e-5);
   }
 
+  void l1RestrictedToNonNegativeFromZero() {
+    // The pipeline's L1 under positivity: the class itself (not a linear stand-in), restricted to
+    // x >= 0 so that its derivative at an exactly zero pixel is +lambda. From the empty image,
+    // projected L-BFGS then frees only the pixels whose data gradient beats lambda.
+    const L1Problem p = l1Problem();
+    const std::size_t n = 25;
+    ObjectiveFunction f(n);
+    f.add(std::make_shared<LeastSquares>(p.a, p.b));
+    auto l1 = std::make_shared<L1Regularizer>(int(n), 1);
+    l1->restrictToNonNegative();
+    f.add(l1, {p.lambda});
+    LbfgsSettings l;
+    l.positivity = true;
+    l.stop = tight(5000);
+    OptimizerResult r = minimizeLbfgs(f, std::vector<double>(n, 0.0), l);
+    qInfo("restricted L1 from zero: %d iterations, %d evaluations, error %.2g", r.iterations,
+          r.evaluations, relativeError(r.x, p.nonnegative_solution));
+    QVERIFY(relativeError(r.x, p.nonnegative_solution) < 1e-7);
+
+    // A lambda above every pixel's data gradient at zero: zero is the minimum, and the solver
+    // sees it at once (every pixel held: one evaluation). With the two-sided subgradient (0 at
+    // 0) every pixel was free and the line search spent its 50 evaluations finding no decrease.
+    const Eigen::VectorXd g0 = -2.0 * p.a.transpose() * p.b;
+    ObjectiveFunction strong(n);
+    strong.add(std::make_shared<LeastSquares>(p.a, p.b));
+    strong.add(l1, {1.5 * g0.cwiseAbs().maxCoeff()});
+    r = minimizeLbfgs(strong, std::vector<double>(n, 0.0), l);
+    QCOMPARE(r.iterations, 0);
+    QVERIFY2(r.evaluations <= 2, qPrintable(QString::number(r.evaluations)));
+    QCOMPARE(r.x, std::vector<double>(n, 0.0));
+  }
+
   void stoppingAndReports() {
     auto p = quadraticProblem();
     std::vector<IterationReport> reports;

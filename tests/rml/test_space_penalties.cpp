@@ -287,6 +287,38 @@ class TestSpacePenalties : public QObject {
     }
   }
 
+  void l1RestrictedToNonNegativeAtZero() {
+    // Exact zeros in a non-negative image: the class and the space both give the right
+    // derivative +scale * m there (and sign(I) elsewhere); unrestricted, 0 at the zeros.
+    constexpr int nx = 5, ny = 4;
+    const std::size_t n = std::size_t(nx) * ny;
+    std::vector<double> image(n), mask(n);
+    for (std::size_t p = 0; p < n; ++p) {
+      image[p] = p % 3 == 0 ? 0.0 : 0.1 * double(p);
+      mask[p] = 0.5 + 0.05 * double(p);
+    }
+    L1Regularizer l1(nx, ny);
+    l1.setMask(mask);
+    l1.restrictToNonNegative();
+    std::vector<double> gradient(n, 0.0);
+    l1.evaluate(image.data(), gradient.data(), kScale);
+    HostVectorSpace space;
+    auto image_v = uploaded(space, image);
+    auto gradient_v = space.create(n);
+    space.fill(0.0, *gradient_v);
+    l1.evaluateIn(space, *image_v, gradient_v.get(), kScale);
+    std::vector<double> resident(n);
+    space.download(*gradient_v, resident.data());
+    for (std::size_t p = 0; p < n; ++p) {
+      QCOMPARE(gradient[p], kScale * mask[p]);
+      QCOMPARE(resident[p], gradient[p]);
+    }
+    L1Regularizer two_sided(nx, ny);
+    std::vector<double> g2(n, 0.0);
+    two_sided.evaluate(image.data(), g2.data(), 1.0);
+    QCOMPARE(g2[0], 0.0);
+  }
+
   void rejectsInvalidArguments() {
     HostVectorSpace space;
     auto image = space.create(12);

@@ -113,7 +113,7 @@ OptimizerResult run(DifferentiableFunction& f, Vector x0, const LbfgsSettings& s
       // Armijo on the projected path x(a) = P(x + a d).
       double a = initial;
       Vector& xt = trial.x();
-      for (int k = 0; k < settings.line_search.max_evaluations; ++k, a *= 0.5) {
+      for (int k = 0; k < settings.line_search.max_evaluations; ++k) {
         parallelFor(n, [&](std::size_t begin, std::size_t end) {
           for (std::size_t i = begin; i < end; ++i)
             xt[i] = std::max(0.0, x[i] + a * d[i]);
@@ -132,6 +132,10 @@ OptimizerResult run(DifferentiableFunction& f, Vector x0, const LbfgsSettings& s
           ls.success = true;
           break;
         }
+        // Interpolated only from the first step of a fresh history (1 / |g|, a guess that can
+        // overshoot 200 times); later trials start at 1 and halve, so that rounding (float
+        // grids, another split of the rows) moves no step by a continuous amount.
+        a = history.empty() ? projectedBacktrack(a, fx, ls.value, decrease) : 0.5 * a;
       }
     }
     const int evaluations =

@@ -207,6 +207,18 @@ LineSearchResult lineSearch(const LineFunction& phi, double phi0, double dphi0, 
   return strongWolfe(phi, phi0, dphi0, initial_step, settings);
 }
 
+double projectedBacktrack(double a, double phi0, double value, double decrease) {
+  const double curvature = value - phi0 - decrease;  // c a^2 of phi0 + (decrease / a) t + c t^2
+  if (!std::isfinite(value) || !(curvature > 0.0) || !(decrease < 0.0))
+    return 0.5 * a;
+  const double vertex = -0.5 * decrease * a / curvature;
+  // A power of two: the vertex is a difference of nearly equal values, and rounding (float
+  // grids, another split of the rows over processes) would move a continuous step every time;
+  // a discrete one moves only when the vertex is near the boundary between two powers.
+  const double halvings = std::clamp(std::round(std::log2(a / vertex)), 1.0, 7.0);
+  return std::ldexp(a, -int(halvings));
+}
+
 }  // namespace apertura::rml
 
 namespace apertura {

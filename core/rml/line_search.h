@@ -42,4 +42,11 @@ LineSearchResult brentLineSearch(const LineFunction& phi, double phi0, double dp
 LineSearchResult lineSearch(const LineFunction& phi, double phi0, double dphi0, double initial_step,
                             const LineSearchSettings& settings);
 
+// The next trial of a backtracking search on the projected path x(a) = P(x + a d) after step `a`
+// gave `value` where phi(0) = phi0 and `decrease` = g . (x(a) - x) < 0: the vertex of the parabola
+// through phi0 with slope decrease / a and through value, rounded to a / 2^k with k in 1 ... 7
+// (halving alone needs eight trials where the first step, 1 / |g|, overshoots 200 times, as it
+// does on a fresh L-BFGS history); a / 2 where the parabola has no vertex.
+double projectedBacktrack(double a, double phi0, double value, double decrease);
+
 }  // namespace apertura::rml

@@ -162,7 +162,7 @@ OptimizerResult minimizeLbfgsResident(DifferentiableFunction& f, Vector x0,
     } else {
       // Armijo on the projected path x(a) = P(x + a d).
       double a = initial;
-      for (int k = 0; k < settings.line_search.max_evaluations; ++k, a *= 0.5) {
+      for (int k = 0; k < settings.line_search.max_evaluations; ++k) {
         space.step(*x, a, *d, true, *xt);
         ls.value = f.evaluateIn(*xt, gt.get());
         ++ls.evaluations;
@@ -172,6 +172,10 @@ OptimizerResult minimizeLbfgsResident(DifferentiableFunction& f, Vector x0,
           ls.success = true;
           break;
         }
+        // Interpolated only from the first step of a fresh history (1 / |g|, a guess that can
+        // overshoot 200 times); later trials start at 1 and halve, so that rounding (float
+        // grids, another split of the rows) moves no step by a continuous amount.
+        a = history.empty() ? projectedBacktrack(a, fx, ls.value, decrease) : 0.5 * a;
       }
     }
     const int evaluations =

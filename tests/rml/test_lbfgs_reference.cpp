@@ -124,7 +124,7 @@ Trace referenceLbfgs(DifferentiableFunction& f, Vector x, const LbfgsSettings& s
       ls = lineSearch(phi, fx, gtd, initial, settings.line_search);
     } else {
       double a = initial;
-      for (int k = 0; k < settings.line_search.max_evaluations; ++k, a *= 0.5) {
+      for (int k = 0; k < settings.line_search.max_evaluations; ++k) {
         for (std::size_t i = 0; i < n; ++i)
           xt[i] = std::max(0.0, x[i] + a * d[i]);
         ls.value = f.evaluate(xt.data(), gt.data());
@@ -136,6 +136,15 @@ Trace referenceLbfgs(DifferentiableFunction& f, Vector x, const LbfgsSettings& s
           ls.alpha = a;
           ls.success = true;
           break;
+        }
+        // The next trial: the vertex of the parabola through fx (slope decrease / a) and the
+        // trial's value, rounded to a / 2^k, k in 1 ... 7, on a fresh history; else halving.
+        const double curvature = ls.value - fx - decrease;
+        if (pairs.empty() && std::isfinite(ls.value) && curvature > 0.0 && decrease < 0.0) {
+          const double vertex = -0.5 * decrease * a / curvature;
+          a = std::ldexp(a, -int(std::clamp(std::round(std::log2(a / vertex)), 1.0, 7.0)));
+        } else {
+          a *= 0.5;
         }
       }
     }

@@ -64,6 +64,22 @@ std::vector<TestFunction> functions() {
 class TestRmlLineSearch : public QObject {
   Q_OBJECT
  private slots:
+  void projectedBacktrackFindsTheParabolasVertex() {
+    // phi(t) = 10 - 4 t + 50 t^2 (minimum at t = 0.04), tried at a = 1 (decrease -4, value 56):
+    // the vertex rounded to a power of two, 1/32 (log2 25 = 4.6).
+    QCOMPARE(projectedBacktrack(1.0, 10.0, 56.0, -4.0), 1.0 / 32.0);
+    // Kept within [a / 128, a / 2]: a trial 1000 times too long gives a / 128, one barely too
+    // long a / 2.
+    const auto phi = [](double t) { return 10.0 - 4.0 * t + 50.0 * t * t; };
+    QCOMPARE(projectedBacktrack(40.0, 10.0, phi(40.0), -4.0 * 40.0), 40.0 / 128.0);
+    QCOMPARE(projectedBacktrack(0.07, 10.0, phi(0.07), -4.0 * 0.07), 0.035);
+    // No vertex (a value off the domain, or no curvature): halving.
+    QCOMPARE(projectedBacktrack(1.0, 10.0, std::numeric_limits<double>::infinity(), -4.0), 0.5);
+    QCOMPARE(projectedBacktrack(1.0, 10.0, 6.0, -4.0), 0.5);
+    // A value that rounding moves a little gives the same step.
+    QCOMPARE(projectedBacktrack(1.0, 10.0, 56.0 * (1.0 + 1e-7), -4.0), 1.0 / 32.0);
+  }
+
   void armijoSufficientDecrease() {
     for (const auto& f : functions()) {
       double d0 = 0.0;

@@ -122,15 +122,19 @@ int runProject(const RunOptions& options) {
       if (!speaks)
         return kRunOk;
       char buf[320];
-      int n = std::snprintf(
-          buf, sizeof buf,
-          "finished: %d iterations (%s), chi2/dof %.4f, residual RMS %.3g Jy/beam, image noise "
-          "%.3g Jy/beam (weights x 1/%.3g)",
-          products->iterations, products->stop_reason.c_str(), products->chi2_per_dof,
-          products->residual_rms, products->image_noise, products->weight_scale);
-      if (products->auto_lambda > 0.0 && n > 0 && std::size_t(n) < sizeof buf)
-        std::snprintf(buf + n, sizeof buf - std::size_t(n), ", automatic lambda %.3g",
-                      products->auto_lambda);
+      int n = std::snprintf(buf, sizeof buf,
+                            "finished: %d iterations (%s), chi2/dof %.4f, residual RMS %.3g "
+                            "Jy/beam, image noise %.3g Jy/beam",
+                            products->iterations, products->stop_reason.c_str(),
+                            products->chi2_per_dof, products->residual_rms, products->image_noise);
+      const auto append = [&](const char* format, double value) {
+        if (n > 0 && std::size_t(n) < sizeof buf)
+          n += std::snprintf(buf + n, sizeof buf - std::size_t(n), format, value);
+      };
+      if (products->weight_scale != 1.0)  // the weights were rescaled (read stage's warning)
+        append(" (weights x 1/%.3g)", products->weight_scale);
+      if (products->auto_lambda > 0.0)
+        append(", automatic lambda %.3g", products->auto_lambda);
       observer->lambdaPath(*products);
       observer->event("finished", buf);
       for (const auto& f : products->written_files)

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -20,12 +21,8 @@ const auto kBins = static_cast<std::size_t>(std::lround((kLogMax - kLogMin) / kB
 
 NoiseScatter::NoiseScatter() : counts_(kBins + 2, 0.0) {}
 
-void NoiseScatter::addPair(std::complex<float> a, float wa, std::complex<float> b, float wb) {
-  if (!(wa > 0.0f) || !(wb > 0.0f))
-    return;
-  const std::complex<double> d = std::complex<double>(a) - std::complex<double>(b);
-  const double variance = 1.0 / double(wa) + 1.0 / double(wb);
-  const double r = std::norm(d) / variance;
+void NoiseScatter::addDifference(std::complex<double> difference, double variance) {
+  const double r = std::norm(difference) / variance;
   if (!std::isfinite(r))
     return;
   std::size_t bin = 0;  // underflow (identical samples land here)
@@ -34,6 +31,31 @@ void NoiseScatter::addPair(std::complex<float> a, float wa, std::complex<float> 
     bin = x < 0.0 ? 0 : x >= double(kBins) ? kBins + 1 : std::size_t(x) + 1;
   }
   counts_[bin] += 1.0;
+}
+
+void NoiseScatter::addPair(std::complex<float> a, float wa, std::complex<float> b, float wb) {
+  if (!(wa > 0.0f) || !(wb > 0.0f))
+    return;
+  addDifference(std::complex<double>(a) - std::complex<double>(b),
+                1.0 / double(wa) + 1.0 / double(wb));
+}
+
+void NoiseScatter::addTriplet(const VisibilityChunk& chunk, const std::size_t (&rows)[3]) {
+  const float* w = chunk.weights.data();
+  if (!(w[rows[0]] > 0.0f) || !(w[rows[1]] > 0.0f) || !(w[rows[2]] > 0.0f))
+    return;
+  // c0 V0 + c1 V1 + c2 V2 with c0 + c1 + c2 = 0 and c0 t0 + c1 t1 + c2 t2 = 0: a sky that changes
+  // linearly in time cancels (equal spacing: V0 - 2 V1 + V2).
+  const double t0 = chunk.time_mjd_s[rows[0]], t1 = chunk.time_mjd_s[rows[1]],
+               t2 = chunk.time_mjd_s[rows[2]];
+  const double c[3] = {t2 - t1, -(t2 - t0), t1 - t0};
+  std::complex<double> sum = 0.0;
+  double variance = 0.0;
+  for (int k = 0; k < 3; ++k) {
+    sum += c[k] * std::complex<double>(chunk.visibilities[rows[k]]);
+    variance += c[k] * c[k] / double(w[rows[k]]);
+  }
+  addDifference(sum, variance);
 }
 
 void NoiseScatter::add(const VisibilityChunk& chunk) {
@@ -69,22 +91,25 @@ void NoiseScatter::add(const VisibilityChunk& chunk) {
   if (chunk.antenna1.size() != rows || chunk.antenna2.size() != rows ||
       chunk.time_mjd_s.size() != rows)
     return;
-  // The baseline's row waiting for a partner (none once it has been paired).
-  std::unordered_map<long long, std::size_t> waiting;
-  constexpr std::size_t kNone = std::size_t(-1);
+  // The baseline's rows waiting to complete a triplet (each row in one triplet at most).
+  struct Waiting {
+    std::size_t rows[3];
+    int count = 0;
+    double last_time = std::numeric_limits<double>::quiet_NaN();
+  };
+  std::unordered_map<long long, Waiting> waiting;
   for (std::size_t r = 0; r < rows; ++r) {
     const long long key = (long long)(chunk.antenna1[r]) * 1000003LL + chunk.antenna2[r];
-    auto it = waiting.find(key);
-    if (it == waiting.end() || it->second == kNone) {
-      waiting[key] = r;
-      continue;
-    }
-    const std::size_t p = it->second;
+    Waiting& w = waiting[key];
     // A duplicated row (same time) is no independent sample of the noise.
-    if (chunk.time_mjd_s[p] == chunk.time_mjd_s[r])
+    if (chunk.time_mjd_s[r] == w.last_time)
       continue;
-    addPair(chunk.visibilities[p], chunk.weights[p], chunk.visibilities[r], chunk.weights[r]);
-    it->second = kNone;
+    w.last_time = chunk.time_mjd_s[r];
+    w.rows[w.count++] = r;
+    if (w.count == 3) {
+      addTriplet(chunk, w.rows);
+      w.count = 0;
+    }
   }
 }
 

@@ -12,15 +12,19 @@ namespace apertura {
 // normalised objective (reduced chi-squared at the noise level) holds for weights that are only
 // relative (WEIGHT columns scaled by an arbitrary factor, or duplicated by averaging tools).
 //
-// Pairs of samples that should see the same sky are differenced: adjacent channels of one row
-// (disjoint pairs 0-1, 2-3, ...) when a chunk has several channels, else the same baseline's
-// consecutive integrations (a row is paired with the previous row of its baseline at a different
-// time; each row in one pair at most). With w = 1 / sigma^2 per real or imaginary part,
-//   r = |V_i - V_j|^2 / (1 / w_i + 1 / w_j)
+// Samples that should see the same sky are differenced: adjacent channels of one row (disjoint
+// pairs 0-1, 2-3, ...) when a chunk has several channels, else three consecutive integrations of
+// one baseline (each row in one triplet at most), combined as c0 V0 + c1 V1 + c2 V2 with
+// c0 + c1 + c2 = 0 and c0 t0 + c1 t1 + c2 t2 = 0 (V0 - 2 V1 + V2 for equal spacing), so that a
+// sky changing linearly between integrations (a source off the phase centre, whose fringe turns
+// with the Earth) cancels: on a bright sky at high SNR the first difference V1 - V0 is dominated
+// by that change (2.8 times the noise variance on a simulated 1-channel observation of 4 Jy at
+// 0.02 Jy noise). With w = 1 / sigma^2 per real or imaginary part,
+//   r = |sum_k c_k V_k|^2 / sum_k (c_k^2 / w_k)
 // is exponentially distributed with mean 2 s, where s is the true variance over the variance the
 // weights claim; its median is 2 ln(2) s. The median (from a log-spaced histogram, summed over
-// the processes of a distributed run) is robust to the sky's own change between the two samples
-// and to a minority of outliers (RFI, edges of scans), which both raise r.
+// the processes of a distributed run) is robust to what is left of the sky's own change and to a
+// minority of outliers (RFI, edges of scans), which both raise r.
 class NoiseScatter {
  public:
   NoiseScatter();
@@ -28,6 +32,7 @@ class NoiseScatter {
   // Sums the histogram over processes (null: a single process).
   void sumOverProcesses(const SumOverProcesses& sum);
 
+  // The differences taken (pairs of channels or triplets of integrations).
   std::size_t pairs() const;
   // Rows that repeat an earlier row of their chunk (same baseline and time): copies of the same
   // measurement, which the sum of weights counts as independent. Over every row seen.
@@ -41,7 +46,9 @@ class NoiseScatter {
 
  private:
   double medianScale() const;  // unrounded
+  void addDifference(std::complex<double> difference, double variance);
   void addPair(std::complex<float> a, float wa, std::complex<float> b, float wb);
+  void addTriplet(const VisibilityChunk& chunk, const std::size_t (&rows)[3]);
   std::vector<double> counts_;   // log10 r in bins, plus underflow and overflow at the ends
   double rows_[2] = {0.0, 0.0};  // rows seen, rows that duplicate another
 };

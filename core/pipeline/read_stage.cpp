@@ -119,20 +119,20 @@ void reportNoise(engine::RunContext& ctx, const RunData& data, ImagingProducts& 
   char text[320];
   if (data.scatter_pairs < NoiseScatter::kMinPairs) {
     ctx.observer().progress(1.0,
-                            "noise: too few pairs of samples to check the weights "
+                            "noise: too few neighbouring samples to check the weights "
                             "against the visibilities' scatter; taken as absolute");
   } else if (data.weight_scale > 1.5 || data.weight_scale < 1.0 / 1.5) {
     std::snprintf(text, sizeof text,
                   "the weights do not look absolute: the visibilities scatter with %.3g times "
-                  "the variance the weights claim (from %zu pairs of samples); the normalised "
-                  "objective rescales them",
+                  "the variance the weights claim (from %zu differences of neighbouring "
+                  "samples); the normalised objective rescales them",
                   data.weight_scale, data.scatter_pairs);
     out.warnings.emplace_back(text);
     ctx.observer().warning(text);
   } else {
     std::snprintf(text, sizeof text,
                   "noise: the visibilities scatter as their weights say (variance ratio %.3g "
-                  "from %zu pairs)",
+                  "from %zu differences)",
                   data.weight_scale, data.scatter_pairs);
     ctx.observer().progress(1.0, text);
   }

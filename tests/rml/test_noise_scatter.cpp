@@ -57,6 +57,37 @@ class TestNoiseScatter : public QObject {
     }
   }
 
+  void aTurningFringeCancels() {
+    // One channel, a bright source off the phase centre at high SNR: each baseline's visibility
+    // turns by 0.02 to 0.05 rad per integration (2 Jy, noise 0.02 Jy per part). Differences of
+    // consecutive integrations see that turn as several times the noise; the triplets cancel it.
+    constexpr double kSigma = 0.02, kAmplitude = 2.0;
+    VisibilityChunk c;
+    c.frequencies_hz.assign(1, 1e9);
+    double first_difference_sum = 0.0;
+    for (std::size_t r = 0; r < 30000; ++r) {
+      const int baseline = int(r % 10);
+      const double t = double(r / 10) * 10.0;
+      const double turn = (0.02 + 0.003 * baseline) / 10.0;  // rad per second
+      c.uvw_m.insert(c.uvw_m.end(), {10.0 + double(baseline), 5.0, 0.0});
+      c.antenna1.push_back(baseline);
+      c.antenna2.push_back(10);
+      c.time_mjd_s.push_back(t);
+      const NormalPair n = counterNormalPair(8, r);
+      const std::complex<double> v = std::polar(kAmplitude, turn * t);
+      c.visibilities.emplace_back(float(v.real() + kSigma * n.a), float(v.imag() + kSigma * n.b));
+      c.weights.push_back(float(1.0 / (kSigma * kSigma)));
+      first_difference_sum += std::norm(kAmplitude * turn * 10.0);
+    }
+    // The sky's own change between consecutive integrations, over the noise of a difference:
+    // a first-difference estimate would read about 1 + this.
+    const double sky_over_noise = first_difference_sum / 30000.0 / (2.0 * 2.0 * kSigma * kSigma);
+    QVERIFY2(sky_over_noise > 1.0, qPrintable(QString::number(sky_over_noise)));
+    NoiseScatter n;
+    n.add(c);
+    QVERIFY2(std::fabs(n.weightScale() - 1.0) < 0.05, qPrintable(QString::number(n.weightScale())));
+  }
+
   void duplicatedRowsDoNotHideTheNoise() {
     VisibilityChunk c = noisyChunk(4000, 1, 0.2, 0.2, 3);
     // Every row again, right after itself (same time, same baseline).

@@ -108,8 +108,12 @@ double crossValidatedLambda(engine::RunContext& ctx, const RunData& data,
         if (ran_steps >= std::size_t(r.path_steps) || j >= 64 || pastTheMinimum(fold_error) ||
             (!lambdas.empty() && lambdas.back() <= r.lambda_min))
           break;
-        // The path ends at lambda_min (a step of its own where the halvings pass it).
-        lambdas.push_back(std::max(r.lambda_min, lambda_max / std::pow(r.path_factor, double(j))));
+        // The path ends at lambda_min: a step of its own where the path passes it, or instead of
+        // a step that would land within sqrt(path_factor) above it (1.04 then 1 wastes a step).
+        double lambda = lambda_max / std::pow(r.path_factor, double(j));
+        if (lambda < r.lambda_min * std::sqrt(r.path_factor))
+          lambda = r.lambda_min;
+        lambdas.push_back(lambda);
         train_sum.push_back(0.0);
       } else if (j >= lambdas.size()) {
         break;

@@ -79,7 +79,7 @@ struct RegularizationSettings {
   // path_steps steps of path_iterations iterations each, warm started from the previous step.
   // auto: the dirty image's peak over the image noise (above it L1 keeps every pixel at zero).
   std::optional<double> lambda_max;
-  double path_factor = 2.0;
+  double path_factor = 4.0;
   int path_steps = 12;
   int path_iterations = 15;
   // discrepancy: the reduced chi-squared the fit must reach (1: the noise level).

@@ -217,6 +217,16 @@ class TestNormalisedObjective : public QObject {
       if (step.validation < p.lambda_path[least].validation)
         least = k;
     }
+    // Consecutive lambdas differ by path_factor, except a last step at lambda_min, which lies at
+    // least sqrt(path_factor) below the one before (no step lands just above the floor).
+    const double factor = s.regularization.path_factor;
+    for (std::size_t k = 1; k < p.lambda_path.size(); ++k) {
+      const double ratio = p.lambda_path[k - 1].lambda / p.lambda_path[k].lambda;
+      if (p.lambda_path[k].lambda == s.regularization.lambda_min)
+        QVERIFY2(ratio >= std::sqrt(factor) * (1.0 - 1e-12), qPrintable(QString::number(ratio)));
+      else
+        QVERIFY2(std::fabs(ratio / factor - 1.0) < 1e-12, qPrintable(QString::number(ratio)));
+    }
     // The path goes on past the least error (the first fold's rises twice, then it ends) and
     // the choice lies between the least step's neighbours; or the path ends at lambda_min, the
     // floor, which is then the choice.

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/snapshot_writer.h"
+#include "core/pipeline/lambda_path.h"
 
 namespace apertura::cli {
 
@@ -163,8 +164,7 @@ void ConsoleObserver::lambdaPath(const apertura::pipeline::ImagingProducts& p) {
   if (p.lambda_path.empty())
     return;
   std::lock_guard<std::mutex> lock(mutex_);
-  // A cv run that fell back to the discrepancy method (too few uv cells) has no held-out error.
-  const bool cv = p.lambda_path.front().validation > 0.0;
+  const bool cv = pipeline::isCrossValidatedPath(p.lambda_path);
   const std::string method = cv ? "cv" : "discrepancy";
   if (json_) {
     json steps = json::array();

@@ -4,6 +4,7 @@
 #include "core/io/fits_cube_io.h"
 #include "core/io/fits_image_io.h"
 #include "core/pipeline/image_header.h"
+#include "core/pipeline/lambda_path.h"
 #include "core/pipeline/pipeline_stages.h"
 #include "core/project/project_file.h"
 #include "core/util/atomic_file.h"
@@ -83,7 +84,7 @@ std::string metricsCsv(const ImagingProducts& p) {
 std::string lambdaPathCsv(const ImagingProducts& p) {
   std::ostringstream o;
   o.precision(10);
-  const bool cv = p.lambda_path.front().validation > 0.0;
+  const bool cv = isCrossValidatedPath(p.lambda_path);
   const std::size_t folds = p.lambda_path.front().fold_validation.size();
   o << "row,lambda,training_chi2_reduced";
   if (cv) {

@@ -12,6 +12,8 @@
 #include <cmath>
 #include <limits>
 
+#include "core/pipeline/lambda_path.h"
+
 namespace apertura::gui {
 namespace {
 
@@ -155,8 +157,7 @@ void LambdaPathChart::setPath(const Path& path, double chosen_lambda, double tar
                [](const auto& step) { return drawable(step.lambda); });
   if (path_.empty())
     return;
-  cv_ = std::any_of(path_.begin(), path_.end(),
-                    [](const auto& step) { return !step.fold_validation.empty(); });
+  cv_ = pipeline::isCrossValidatedPath(path_);
   chosen_ = drawable(chosen_lambda) ? chosen_lambda : 0.0;
   double x_lo = std::numeric_limits<double>::infinity(), x_hi = 0.0;
   double y_lo = std::numeric_limits<double>::infinity(), y_hi = 0.0;

@@ -26,8 +26,9 @@ bool drawable(double v) {
 // Shows [lo, hi] with a margin (5% of the span, at least 15%), so that the first and last steps
 // (and a chosen λ at the end of the path) stay clear of the frame. A log axis labels the powers of
 // its base only: base 10 (or 100, ... for wide ranges) with a minor grid at 2..9, as long as that
-// labels two powers at least; else base 2, widened to whole powers of 2 where even that labels
-// fewer than two. (Base 2 over a wide range crowds a short plot: Qt then drops labels unevenly.)
+// labels two powers at least (an end within half a label interval of the next power is extended
+// to it); else base 2, widened to whole powers of 2 where even that labels fewer than two. (Base 2
+// over a wide range crowds a short plot: Qt then drops labels unevenly.)
 void fitLogAxis(QLogValueAxis* axis, double lo, double hi) {
   const double pad = std::max(1.15, std::pow(hi / lo, 0.05));
   lo /= pad;
@@ -45,6 +46,17 @@ void fitLogAxis(QLogValueAxis* axis, double lo, double hi) {
       lo = std::pow(2.0, std::floor(std::log2(lo)));
       hi = std::pow(2.0, std::ceil(std::log2(hi)));
     }
+  }
+  if (base >= 10.0) {
+    // An end within half a label interval of a power reaches it: held-out χ² from 1.8 to 116 is
+    // labelled 1, 10, 100, not 10 and 100 with the lowest points below every label.
+    const double half = std::sqrt(base);
+    const double below = std::pow(base, std::floor(std::log(lo) / std::log(base)));
+    const double above = std::pow(base, std::ceil(std::log(hi) / std::log(base)));
+    if (lo / below < half)
+      lo = below;
+    if (above / hi < half)
+      hi = above;
   }
   axis->setBase(base);
   axis->setMinorTickCount(base == 10.0 ? 8 : 0);

@@ -175,6 +175,22 @@ class TestLambdaPathChart : public QObject {
   }
 
   // Values a log axis cannot draw are left out, not plotted at a clamped position.
+  void lowestValuesHaveALabelBelowThem() {
+    // Held-out χ² from 1.8 to 116 (the demo's path): a log axis labelling powers of 10 only
+    // must reach down to 1, else the lowest points sit below every label.
+    LambdaPathChart chart;
+    LambdaPathChart::Path path;
+    const double values[] = {116.0, 21.5, 4.8, 2.2, 1.9, 1.8};
+    for (int j = 0; j < 6; ++j)
+      path.push_back({4265.0 / std::pow(4.0, j), values[j], values[j], {values[j], values[j]}});
+    chart.setPath(path, 1.7, 1.0);
+    auto* y = qobject_cast<QLogValueAxis*>(chart.chart()->axes(Qt::Vertical).value(0));
+    QVERIFY(y);
+    QCOMPARE(y->base(), 10.0);
+    QCOMPARE(y->min(), 1.0);
+    QVERIFY(y->max() > 116.0);
+  }
+
   void nonPositiveValuesAreSkipped() {
     LambdaPathChart chart;
     auto path = discrepancyPath();

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "app/cli/abandonable_call.h"
+#include "core/data/uv_extent.h"
 #include "core/engine/interrupt.h"
 #include "core/imaging/dirty_mapper.h"
 #include "core/imaging/geometry_check.h"
@@ -103,15 +104,9 @@ VisibilitySelection selectionOf(const DirtyOptions& o) {
 
 // The longest projected baseline in wavelengths (flagged rows included: an upper bound).
 double maxUvWavelengths(const std::vector<VisibilityChunk>& chunks) {
-  constexpr double kSpeedOfLight = 299792458.0;
   double longest = 0.0;
-  for (const VisibilityChunk& c : chunks) {
-    double uv = 0.0;
-    for (std::size_t r = 0; r < c.num_rows(); ++r)
-      uv = std::max(uv, std::hypot(c.uvw_m[3 * r], c.uvw_m[3 * r + 1]));
-    for (double f : c.frequencies_hz)
-      longest = std::max(longest, uv * f / kSpeedOfLight);
-  }
+  for (const VisibilityChunk& c : chunks)
+    longest = std::max(longest, longestBaselineWavelengths(c));
   return longest;
 }
 

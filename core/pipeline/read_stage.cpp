@@ -6,6 +6,7 @@
 
 #include "core/data/exact_sum.h"
 #include "core/data/noise_scatter.h"
+#include "core/data/uv_extent.h"
 #include "core/engine/memory_estimate.h"
 #include "core/engine/memory_tracker.h"
 #include "core/engine/process_resources.h"
@@ -219,10 +220,7 @@ void readStage(engine::RunContext& ctx, RunData& data, ImagingProducts& out) {
     rows += chunk.num_rows();
     if (chunks++ == 0)
       field = chunk.field_id;
-    for (std::size_t r = 0; r < chunk.num_rows(); ++r) {
-      const double* uvw = &chunk.uvw_m[3 * r];
-      data.max_uv_wavelengths = std::max(data.max_uv_wavelengths, std::hypot(uvw[0], uvw[1]));
-    }
+    data.max_uv_wavelengths = std::max(data.max_uv_wavelengths, longestBaselineMetres(chunk));
     const double half_width = 0.5 * data.channelWidth(chunk.spectral_window_id);
     for (double f : chunk.frequencies_hz) {
       fmin = std::min(fmin, f);

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "core/data/uv_extent.h"
 #include "core/imaging/geometry_check.h"
 #include "core/io/replaceable_output.h"
 #include "core/project/json_error_location.h"
@@ -93,6 +94,17 @@ class TestInputGuards : public QObject {
       imaging::checkImageExtent(ImageGeometry::fromCell(128, 128, 1e-308 * kArcsec), max_uv, "k");
     });
     QCOMPARE(QString::fromStdString(tiny.path()), QString("k"));
+  }
+
+  void longestBaselineOfAChunk() {
+    // The finest fringe the extent check compares with: the longest u, v over the rows (w does
+    // not count), in wavelengths at the highest channel.
+    VisibilityChunk c;
+    c.uvw_m = {3.0, 4.0, 100.0, -6.0, 8.0, 0.0, 1.0, 1.0, 1.0};
+    c.frequencies_hz = {2e8, 299792458.0, 1e8};  // highest: c, so 10 m is 10 wavelengths
+    QCOMPARE(longestBaselineMetres(c), 10.0);
+    QCOMPARE(longestBaselineWavelengths(c), 10.0);
+    QCOMPARE(longestBaselineMetres(VisibilityChunk{}), 0.0);
   }
 
   void taperMustBeNarrowerThanTheImage() {

@@ -1,6 +1,7 @@
 #include "core/sim/visibility_sink.h"
 
 #include <filesystem>
+#include <optional>
 
 #include "core/engine/interrupt.h"
 #include "core/io/replaceable_output.h"
@@ -56,26 +57,37 @@ class AtomicDirectory {
   bool committed_ = false;
 };
 
+// Runs `f`, an operation on the temporary table, with its errors naming the final path: the
+// temporary name means nothing to users. A ResourceError stays one.
+template <typename F>
+void underFinalName(const std::string& final_path, F&& f) {
+  try {
+    f();
+  } catch (const ResourceError& e) {
+    throw ResourceError(final_path, e.problem());
+  } catch (const InputError& e) {
+    throw InputError(final_path, e.problem());
+  }
+}
+
 class MeasurementSetSink final : public VisibilitySink {
  public:
   MeasurementSetSink(const std::string& path, const MsLayout& layout, bool overwrite)
-      : target_(path, overwrite), writer_(target_.temp(), layout) {}
+      : target_(path, overwrite) {
+    underFinalName(path, [&] { writer_.emplace(target_.temp(), layout); });
+  }
   void write(const MsRowBlock& block) override {
     engine::throwIfInterrupted();
-    try {
-      writer_.write(block);
-    } catch (const InputError& e) {
-      throw InputError(target_.final(), e.problem());  // the temporary name means nothing to users
-    }
+    underFinalName(target_.final(), [&] { writer_->write(block); });
   }
   void finish() override {
-    writer_.close();
+    writer_->close();
     target_.commit();
   }
 
  private:
   AtomicDirectory target_;  // declared first: destroyed after the writer has closed the table
-  MeasurementSetWriter writer_;
+  std::optional<MeasurementSetWriter> writer_;
 };
 
 class UvfitsSink final : public VisibilitySink {

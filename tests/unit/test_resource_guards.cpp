@@ -7,14 +7,18 @@
 #include <unistd.h>
 
 #include <fcntl.h>
+#include <QTemporaryDir>
 #include <QtTest>
 #include <csignal>
 #include <cstdio>
+#include <filesystem>
 #include <functional>
 #include <new>
 #include <vector>
 
 #include "core/engine/interrupt.h"
+#include "core/io/ms_writer.h"
+#include "core/sim/visibility_sink.h"
 #include "core/util/address_space_guard.h"
 #include "core/util/input_error.h"
 #include "core/util/open_files.h"
@@ -92,6 +96,44 @@ class TestResourceGuards : public QObject {
     QVERIFY(WIFEXITED(status));
     QCOMPARE(WEXITSTATUS(status), 0);
     requireFreeFileDescriptors(8, "x.ms", "opening");  // the test process has plenty
+  }
+
+  void sinkErrorsNameTheFinalPath() {
+    // A Measurement Set is written under a temporary name and renamed when complete; errors from
+    // opening it name the path the user asked for, and a resource error stays one.
+    QTemporaryDir dir;
+    const std::string ms = dir.path().toStdString() + "/out.ms";
+    try {
+      sim::openVisibilitySink(sim::OutputFormat::MeasurementSet, ms, MsLayout{}, {});
+      QFAIL("an empty layout was accepted");
+    } catch (const InputError& e) {
+      QCOMPARE(QString::fromStdString(e.path()), QString::fromStdString(ms));
+    }
+    MsLayout one;
+    one.antennas.resize(2);
+    one.fields.push_back({"F", 0.0, 0.0});
+    one.spectral_windows.resize(1);
+    one.spectral_windows[0].channel_frequencies_hz = {1e9};
+    one.spectral_windows[0].channel_width_hz = 1e6;
+    const int status = inChild([&] {
+      rlimit now{};
+      getrlimit(RLIMIT_NOFILE, &now);
+      const long open_now = long(now.rlim_cur) - freeFileDescriptors();
+      rlimit tight{rlim_t(open_now + 10), rlim_t(open_now + 10)};
+      if (setrlimit(RLIMIT_NOFILE, &tight) != 0)
+        return 3;
+      try {
+        sim::openVisibilitySink(sim::OutputFormat::MeasurementSet, ms, one, {});
+      } catch (const ResourceError& e) {
+        return e.path() == ms ? 0 : 1;
+      } catch (...) {
+        return 4;
+      }
+      return 2;
+    });
+    QVERIFY(WIFEXITED(status));
+    QCOMPARE(WEXITSTATUS(status), 0);
+    QVERIFY(!std::filesystem::exists(ms));
   }
 
   void largeAllocationsLeaveAMargin() {

@@ -61,8 +61,9 @@ CLI::App* addSimulateCommand(CLI::App& app, SimulateOptions& o) {
                 "Replace an existing output of the same kind (a Measurement Set, or a FITS "
                 "file for .uvfits); any other file or folder of that name is refused");
   cmd->add_option("--like", o.like.like,
-                  "Use the coverage of this Measurement Set: its rows, uvw, flags, weights and "
-                  "subtables, with DATA replaced by the --image sky plus noise");
+                  "Use the coverage of this Measurement Set (or UVFITS file): its rows, uvw, "
+                  "flags, weights and subtables (groups, random parameters and tables), with the "
+                  "data replaced by the --image sky plus noise; -o is of the same format");
   cmd->add_option("--image", o.like.image, "With --like: the sky, a FITS image in Jy/pixel");
   cmd->add_flag("--noise-from-weights", o.noise_from_weights,
                 "With --like: noise of sigma 1/sqrt(weight) per correlation (the default)");

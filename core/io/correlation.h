@@ -26,6 +26,13 @@ enum class Correlation : int {
 bool isKnownCorrelationCode(int code);
 std::string correlationName(Correlation c);
 
+// XX, YY, RR, LL and Stokes I: the correlations in which an unpolarised sky's Stokes I appears
+// (the cross hands and Q, U, V of an unpolarised sky are zero).
+inline bool isParallelHand(Correlation c) {
+  return c == Correlation::XX || c == Correlation::YY || c == Correlation::RR ||
+         c == Correlation::LL || c == Correlation::I;
+}
+
 // UVFITS STOKES axis value: 1..4 IQUV, -1..-4 RR LL RL LR, -5..-8 XX YY XY YX. Returns false for
 // anything else.
 bool correlationFromUvfitsStokes(int stokes, Correlation& out);

@@ -8,6 +8,17 @@
 
 namespace apertura {
 namespace fs = std::filesystem;
+namespace {
+
+void makeOwnerWritable(const fs::path& root) {
+  const auto add = fs::perms::owner_read | fs::perms::owner_write;
+  fs::permissions(root, add, fs::perm_options::add);
+  if (fs::is_directory(root))
+    for (const auto& entry : fs::recursive_directory_iterator(root))
+      fs::permissions(entry.path(), add, fs::perm_options::add);
+}
+
+}  // namespace
 
 void writeIntoCopy(const std::string& input, const std::string& output, bool replace_existing,
                    const std::string& what, const std::function<void(const std::string&)>& write) {
@@ -22,11 +33,16 @@ void writeIntoCopy(const std::string& input, const std::string& output, bool rep
   }
   if (exists && fs::equivalent(out, input, ec))
     throw InputError(out.string(), "is the input itself; give another output");
-  requireReplaceableMeasurementSet(out.string());
+  // A Measurement Set is a folder, a UVFITS file a file: only the same kind is replaced.
+  if (fs::is_directory(input, ec))
+    requireReplaceableMeasurementSet(out.string());
+  else
+    requireReplaceableFits(out.string());
   removeStaleTemporariesBeside(out.string());
   const fs::path tmp = temporarySiblingPath(out.string());
   try {
     fs::copy(input, tmp, fs::copy_options::recursive);
+    makeOwnerWritable(tmp);  // a read-only input (an archive's copy) gives read-only files
     write(tmp.string());
     if (exists)
       fs::remove_all(out);

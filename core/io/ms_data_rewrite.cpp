@@ -28,11 +28,6 @@ namespace cc = casacore;
 
 constexpr cc::rownr_t kBlockRows = 8192;
 
-bool isParallelHand(Correlation c) {
-  return c == Correlation::XX || c == Correlation::YY || c == Correlation::RR ||
-         c == Correlation::LL || c == Correlation::I;
-}
-
 // Reads a table's columns row by row, knowing which weight columns it has.
 class MainTable {
  public:

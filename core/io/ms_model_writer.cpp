@@ -16,6 +16,7 @@
 #include <utility>
 
 #include "core/io/casacore_lock.h"
+#include "core/io/correlation.h"
 #include "core/io/ms_copy.h"
 #include "core/io/ms_metadata.h"
 #include "core/util/input_error.h"
@@ -31,11 +32,6 @@ enum class Role { kModel, kZero, kKeep };
 struct Target {
   std::size_t block = 0, row_in_block = 0;
 };
-
-bool isParallelHand(Correlation c) {
-  return c == Correlation::XX || c == Correlation::YY || c == Correlation::RR ||
-         c == Correlation::LL || c == Correlation::I;
-}
 
 // Roles of the correlations of one POLARIZATION row; empty when the product cannot be written.
 std::vector<Role> rolesFor(Product product, const std::vector<Correlation>& corrs) {

@@ -4,10 +4,10 @@
 
 namespace apertura {
 
-UvfitsHandle::UvfitsHandle(const std::string& path) : path_(path) {
+UvfitsHandle::UvfitsHandle(const std::string& path, bool writable) : path_(path) {
   int status = 0;
   // The disk-file variant takes the name literally (no "[ext]" or filter syntax).
-  if (fits_open_diskfile(&file_, path.c_str(), READONLY, &status)) {
+  if (fits_open_diskfile(&file_, path.c_str(), writable ? READWRITE : READONLY, &status)) {
     file_ = nullptr;
     check(status, "cfitsio could not open the file");
   }
@@ -18,6 +18,15 @@ UvfitsHandle::~UvfitsHandle() {
     int status = 0;
     fits_close_file(file_, &status);
   }
+}
+
+void UvfitsHandle::close() {
+  if (file_ == nullptr)
+    return;
+  int status = 0;
+  fits_close_file(file_, &status);
+  file_ = nullptr;
+  check(status, "cfitsio could not close the file");
 }
 
 void UvfitsHandle::check(int status, const std::string& what) const {

@@ -5,10 +5,12 @@
 #include <map>
 #include <memory>
 
+#include "core/io/dataset_format.h"
 #include "core/io/fits_image_io.h"
 #include "core/io/ms_data_rewrite.h"
 #include "core/io/ms_metadata.h"
 #include "core/io/replaceable_output.h"
+#include "core/io/uvfits_data_rewrite.h"
 #include "core/io/uvfits_writer.h"
 #include "core/sim/image_predictor.h"
 #include "core/sim/image_sky.h"
@@ -19,23 +21,43 @@
 namespace apertura::sim {
 namespace {
 
-const FieldInfo& fieldOf(const MsMetadata& meta, int id, const std::string& path) {
-  for (const FieldInfo& f : meta.fields)
+// What the simulation needs of the observation, from a Measurement Set or a UVFITS file.
+struct Observation {
+  bool uvfits = false;
+  std::vector<FieldInfo> fields;
+  int first_field = 0;  // the lowest field of the data (what imaging picks by default)
+};
+
+Observation readObservation(const std::string& path) {
+  Observation o;
+  o.uvfits = detectDatasetFormat(path) == DatasetFormat::kUvfits;
+  if (o.uvfits) {
+    o.fields = uvfitsFields(path, o.first_field);
+  } else {
+    o.fields = readMsMetadata(path).fields;
+    o.first_field = firstFieldWithData(path);
+  }
+  return o;
+}
+
+const FieldInfo& fieldOf(const Observation& o, int id, const std::string& path) {
+  for (const FieldInfo& f : o.fields)
     if (f.id == id)
       return f;
-  throw InputError(path, "FIELD_ID " + std::to_string(id) + " is not a row of table FIELD");
+  throw InputError(path, o.uvfits
+                             ? "field " + std::to_string(id) +
+                                   " (a group's SOURCE) has no "
+                                   "position in the header or the AIPS SU table"
+                             : "FIELD_ID " + std::to_string(id) + " is not a row of table FIELD");
 }
 
 void checkRequest(const LikeSimulationRequest& r) {
   if (r.like.empty())
-    throw InputError("--like", "give the Measurement Set whose coverage to use");
+    throw InputError("--like", "give the Measurement Set or UVFITS file whose coverage to use");
   if (r.image.empty())
     throw InputError("--image", "give the sky as a FITS image in Jy/pixel");
   if (r.output.empty())
-    throw InputError("--output", "give the Measurement Set to write");
-  if (hasUvfitsExtension(r.like) || hasUvfitsExtension(r.output))
-    throw InputError(hasUvfitsExtension(r.like) ? r.like : r.output,
-                     "--like reads and writes Measurement Sets only (UVFITS is not supported yet)");
+    throw InputError("--output", "give the copy to write (of the same format as --like)");
   if (r.snr && !(std::isfinite(*r.snr) && *r.snr > 0.0))
     throw InputError("--snr", "must be a positive number");
   if (r.snr && !r.noise)
@@ -47,8 +69,8 @@ void checkRequest(const LikeSimulationRequest& r) {
 // The sky as seen from each field's phase centre, made on first use.
 class FieldSkies {
  public:
-  FieldSkies(const FitsImage& image, const MsMetadata& meta, const LikeSimulationRequest& r)
-      : image_(image), meta_(meta), r_(r) {
+  FieldSkies(const FitsImage& image, const Observation& observation, const LikeSimulationRequest& r)
+      : image_(image), observation_(observation), r_(r) {
     for (double v : image.pixels)
       pixels_ += v != 0.0 && !std::isnan(v) ? 1 : 0;
   }
@@ -57,7 +79,7 @@ class FieldSkies {
     auto it = skies_.find(field);
     if (it != skies_.end())
       return it->second;
-    const FieldInfo& f = fieldOf(meta_, field, r_.like);
+    const FieldInfo& f = fieldOf(observation_, field, r_.like);
     SkyModel sky;
     const std::string why = FastImageModel::unsupportedReason(image_, f.ra_rad, f.dec_rad);
     if (r_.predict == "fast" && !why.empty())
@@ -78,7 +100,7 @@ class FieldSkies {
 
  private:
   const FitsImage& image_;
-  const MsMetadata& meta_;
+  const Observation& observation_;
   const LikeSimulationRequest& r_;
   std::size_t pixels_ = 0;
   std::map<int, SkyModel> skies_;
@@ -92,10 +114,16 @@ LikeSimulationOutcome simulateLike(const LikeSimulationRequest& r) {
   requireOutputApartFromInputs(r.output, {{"--like", r.like}, {"--image", r.image}});
   FitsImage image = readFitsImage(r.image);
   requireJyPerPixel(image);
-  const MsMetadata meta = readMsMetadata(r.like);
-  const int first_field = firstFieldWithData(r.like);
+  const Observation observation = readObservation(r.like);
+  if (observation.uvfits != hasUvfitsExtension(r.output))
+    throw InputError("--output", observation.uvfits
+                                     ? "the copy of a UVFITS file is a UVFITS file: give a "
+                                       "name ending in .uvfits, .uvf or .fits"
+                                     : "the copy of a Measurement Set is a Measurement Set: give "
+                                       "a name that does not end in .uvfits, .uvf or .fits");
+  const int first_field = observation.first_field;
   if (r.at_phase_centre) {
-    const FieldInfo& f = fieldOf(meta, first_field, r.like);
+    const FieldInfo& f = fieldOf(observation, first_field, r.like);
     image.ref_ra_rad = f.ra_rad;
     image.ref_dec_rad = f.dec_rad;
   }
@@ -103,7 +131,8 @@ LikeSimulationOutcome simulateLike(const LikeSimulationRequest& r) {
   for (double v : image.pixels)
     out.total_flux_jy += std::isnan(v) ? 0.0 : v;
 
-  const double weight_sum = stokesIWeightSum(r.like, first_field);
+  const double weight_sum = observation.uvfits ? uvfitsStokesIWeightSum(r.like, first_field)
+                                               : stokesIWeightSum(r.like, first_field);
   if (!(weight_sum > 0.0))
     throw InputError(r.like, "no unflagged cross-correlation sample has a positive weight");
   if (r.snr) {
@@ -115,7 +144,7 @@ LikeSimulationOutcome simulateLike(const LikeSimulationRequest& r) {
   }
   out.image_noise_jy = 1.0 / std::sqrt(out.weight_scale * weight_sum);
 
-  FieldSkies skies(image, meta, r);
+  FieldSkies skies(image, observation, r);
   DataRewriteRequest w;
   w.input_path = r.like;
   w.output_path = r.output;
@@ -128,7 +157,7 @@ LikeSimulationOutcome simulateLike(const LikeSimulationRequest& r) {
     std::fill(values, values + rows * freqs.size(), std::complex<double>(0.0, 0.0));
     predictVisibilities(skies.at(field), uvw, rows, freqs, values);
   };
-  const DataRewriteSummary summary = rewriteMsData(w);
+  const DataRewriteSummary summary = observation.uvfits ? rewriteUvfitsData(w) : rewriteMsData(w);
   out.rows = summary.rows;
   out.samples = summary.samples;
   out.corrected_data = summary.corrected_data;

@@ -7,10 +7,11 @@
 namespace apertura::sim {
 
 // A known sky on a real observation's coverage (`apertura-cli simulate --like`): the rows, uvw,
-// flags, weights and subtables of an existing Measurement Set, with its data replaced by the
-// visibilities of a sky image plus noise drawn from the weights.
+// flags, weights and subtables of an existing Measurement Set (or the groups, random parameters
+// and tables of a UVFITS file), with its data replaced by the visibilities of a sky image plus
+// noise drawn from the weights.
 struct LikeSimulationRequest {
-  std::string like;   // the observation (a Measurement Set)
+  std::string like;   // the observation: a Measurement Set or a UVFITS file
   std::string image;  // the sky: a FITS image in Jy/pixel with its WCS
   // Put the image's reference point on the phase centre of the first field with data instead of
   // where its WCS says (for synthetic skies made without knowing the field).
@@ -23,7 +24,7 @@ struct LikeSimulationRequest {
   bool noise = true;             // false: no noise at all (the weights are kept)
   std::string predict = "auto";  // exact, fast or auto, as for `simulate --sky-fits`
   std::uint64_t seed = 1;
-  std::string output;  // a new Measurement Set
+  std::string output;  // a new Measurement Set, or UVFITS file for a UVFITS observation
   bool overwrite = false;
 };
 

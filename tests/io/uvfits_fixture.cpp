@@ -185,7 +185,8 @@ std::string UvfitsFixture::write(const std::string& path, const Options& o) {
   long all_axes[7] = {0, naxes[0], naxes[1], naxes[2], naxes[3], naxes[4], naxes[5]};
   const int pcount =
       (o.antenna_params ? 8 : 7) + (o.multi_source ? 1 : 0) + (o.freqsel > 0 ? 1 : 0);
-  fits_write_grphdr(f, 1, FLOAT_IMG, 7, all_axes, pcount, kGroups, 1, &status);
+  fits_write_grphdr(f, 1, o.integer_data ? SHORT_IMG : FLOAT_IMG, 7, all_axes, pcount, kGroups, 1,
+                    &status);
   check(status, "group header");
   key(f, "OBJECT", "TESTSRC");
   key(f, "TELESCOP", "TESTVLBI");

@@ -41,6 +41,7 @@ struct UvfitsFixture {
     bool second_setup = false;
     int freqsel = 0;
     bool mixed_freqsel = false;
+    bool integer_data = false;  // BITPIX 16 (values rounded) instead of -32
   };
   static constexpr double kSetup2OffsetHz = 100.0e6;
   static constexpr double kSourceARaDeg = 200.0, kSourceADecDeg = 45.5;

@@ -197,7 +197,7 @@ class TestSimulateLike : public QObject {
     sim::LikeSimulationRequest r = request(sky_, "noiseless.ms");  // exists already
     QVERIFY(inputErrorOf([&] { sim::simulateLike(r); }).contains("already exists"));
     r.output = path("out.uvfits");
-    QVERIFY(inputErrorOf([&] { sim::simulateLike(r); }).contains("Measurement Sets only"));
+    QVERIFY(inputErrorOf([&] { sim::simulateLike(r); }).contains("is a Measurement Set"));
     r = request(empty_sky_, "never.ms");
     r.snr = 10.0;
     QVERIFY(inputErrorOf([&] { sim::simulateLike(r); }).contains("positive total flux"));

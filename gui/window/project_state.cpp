@@ -26,9 +26,12 @@ namespace apertura::gui {
 
 ProjectActions::ProjectActions(MainWindow* window)
     : QObject(window), window_(window), document_(new ProjectDocument(this)) {
-  // At start-up the project is what the panel shows by default (plus the preferences).
+  // At start-up the project is a new one (defaults plus the preferences), as File > New makes
+  // it: the panel shows it, whatever its widgets were built with.
   RunSettingsPanel* panel = window_->runSettings();
-  base_ = panel->settings(newProjectSettings()).value_or(newProjectSettings());
+  const project::ProjectSettings fresh = newProjectSettings();
+  panel->setSettings(fresh);
+  base_ = panel->settings(fresh).value_or(fresh);
   shown_ = base_;
   applying_ = true;
   applyViews(base_);

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "core/data/uv_folds.h"
+#include "core/pipeline/lambda_path.h"
 #include "core/pipeline/pipeline_stages.h"
 #include "core/util/number_text.h"
 
@@ -88,8 +89,9 @@ double crossValidatedLambda(engine::RunContext& ctx, const RunData& data,
   const double scale = weights.weight_scale;
 
   std::vector<double> lambdas;
-  std::vector<std::vector<double>> error;  // [fold][step]
-  std::vector<double> train_sum;           // per step, over the usable folds
+  std::vector<std::vector<double>> error;     // [fold][step]
+  std::vector<double> train_sum;              // per step, over the usable folds
+  std::vector<std::vector<float>> model_sum;  // per step, over the usable folds (kept ones)
   std::vector<double> best_sum(image.size(), 0.0);
   int usable = 0;
   SolverPass pass;
@@ -115,6 +117,7 @@ double crossValidatedLambda(engine::RunContext& ctx, const RunData& data,
           lambda = r.lambda_min;
         lambdas.push_back(lambda);
         train_sum.push_back(0.0);
+        model_sum.emplace_back(keepsPathModel(j, image.size()) ? image.size() : 0, 0.0f);
       } else if (j >= lambdas.size()) {
         break;
       }
@@ -133,6 +136,8 @@ double crossValidatedLambda(engine::RunContext& ctx, const RunData& data,
                              : reduced(*fold->train.term, fold->train.samples, model, scale);
       const double held = reduced(*fold->held_out.term, fold->held_out.samples, model, scale);
       train_sum[j] += fit;
+      for (std::size_t p = 0; p < model_sum[j].size(); ++p)
+        model_sum[j][p] += float(model[p]);
       fold_error.push_back(held);
       if (held < best) {
         best = held;
@@ -167,7 +172,10 @@ double crossValidatedLambda(engine::RunContext& ctx, const RunData& data,
       mean[j] += e[j] / double(usable);
     }
     step.validation = mean[j];
-    out.lambda_path.push_back(step);
+    step.model = std::move(model_sum[j]);
+    for (float& v : step.model)
+      v /= float(usable);
+    out.lambda_path.push_back(std::move(step));
     log_lambda.push_back(std::log(lambdas[j]));
   }
   const double chosen = std::exp(parabolicMinimum(log_lambda, mean));

@@ -56,6 +56,10 @@ struct ImagingProducts {
     double chi2_reduced = 0.0;
     double validation = 0.0;  // 0 on a discrepancy path
     std::vector<double> fold_validation;
+    // The model at this lambda (Jy/pixel, laid out as `model`): on a cv path the mean of the
+    // folds' models (each fit on the other folds' samples), on a discrepancy path the path's own.
+    // Empty for steps past the path's memory budget (lambda_path.h).
+    std::vector<float> model;
   };
   std::vector<LambdaStep> lambda_path;
   double auto_lambda = 0.0;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstddef>
 #include <vector>
 
 #include "core/pipeline/imaging_products.h"
@@ -14,6 +15,15 @@ inline bool isCrossValidatedPath(const std::vector<ImagingProducts::LambdaStep>&
   return std::any_of(path.begin(), path.end(), [](const ImagingProducts::LambdaStep& s) {
     return !s.fold_validation.empty();
   });
+}
+
+// The models kept along a path (LambdaStep::model, floats) stay within this many bytes: a path
+// of 512^2 images keeps every step, a large cube its first steps only.
+inline constexpr std::size_t kPathModelBudgetBytes = std::size_t(256) << 20;
+
+// Whether step `step` (0-based) of a path of `numbers`-value images keeps its model.
+inline bool keepsPathModel(std::size_t step, std::size_t numbers) {
+  return (step + 1) * numbers * sizeof(float) <= kPathModelBudgetBytes;
 }
 
 }  // namespace apertura::pipeline

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/pipeline/cross_validation.h"
+#include "core/pipeline/lambda_path.h"
 #include "core/pipeline/pipeline_stages.h"
 #include "core/util/number_text.h"
 
@@ -122,7 +123,9 @@ double discrepancyLambda(engine::RunContext& ctx, const RunData& data,
     ++step;
     pass.iteration_offset = out.iterations;
     const double chi2 = reducedChi2(out, weights);
-    out.lambda_path.push_back({t, chi2, 0.0, {}});
+    out.lambda_path.push_back({t, chi2, 0.0, {}, {}});
+    if (keepsPathModel(out.lambda_path.size() - 1, image.size()))
+      out.lambda_path.back().model.assign(image.begin(), image.end());
     ctx.observer().progress(double(step) / double(r.path_steps),
                             "lambda path: lambda " + significantDigits(t) + ", reduced chi2 " +
                                 significantDigits(chi2) + " (target " +

@@ -83,7 +83,8 @@ LambdaPathChart::LambdaPathChart(QWidget* parent)
       empty_label_(nullptr),
       chosen_label_(nullptr),
       menu_(new QMenu(this)),
-      reimage_action_(nullptr) {
+      reimage_action_(nullptr),
+      model_action_(nullptr) {
   setObjectName("lambda-path");
   auto* c = new QChart;
   // Like the other convergence charts: the dock is short, so the legend goes to the right and
@@ -114,6 +115,8 @@ LambdaPathChart::LambdaPathChart(QWidget* parent)
   menu_->setObjectName("lambda-reimage-menu");
   reimage_action_ = menu_->addAction(QString());
   connect(reimage_action_, &QAction::triggered, this, [this] { emit reimageRequested(offered_); });
+  model_action_ = menu_->addAction(QString());
+  connect(model_action_, &QAction::triggered, this, [this] { emit modelRequested(offered_step_); });
   clear();
 }
 
@@ -143,9 +146,10 @@ QString LambdaPathChart::chosenLabel() const {
 }
 
 void LambdaPathChart::setReimageAvailable(bool available, const QString& reason) {
+  reimage_available_ = available;
   reimage_action_->setEnabled(available);
   reimage_action_->setToolTip(available ? QString() : reason);
-  menu_->setToolTipsVisible(!available);
+  menu_->setToolTipsVisible(!available || !model_action_->isEnabled());
 }
 
 double LambdaPathChart::offeredLambda(double lambda) {
@@ -317,7 +321,16 @@ void LambdaPathChart::pickPoint(const QPointF& point) {
   if (i < 0)
     return;
   offered_ = offeredLambda(path_[std::size_t(i)].lambda);
+  offered_step_ = i;
   reimage_action_->setText(tr("Re-image with λ = %1").arg(number(offered_)));
+  const bool kept = !path_[std::size_t(i)].model.empty();
+  model_action_->setText(tr("Show the model at λ = %1").arg(number(offered_)));
+  model_action_->setEnabled(kept);
+  model_action_->setToolTip(kept ? QString()
+                                 : tr("Not kept: a path keeps the models of its first steps "
+                                      "only, within %1 MiB")
+                                       .arg(pipeline::kPathModelBudgetBytes >> 20));
+  menu_->setToolTipsVisible(!reimage_available_ || !kept);
   menu_->popup(QCursor::pos());
 }
 

@@ -19,7 +19,8 @@ namespace apertura::gui {
 // cv: the held-out reduced χ² of each fold (thin lines), their mean (thick, with points) and the
 // training fits' reduced χ² (dashed); discrepancy: the reduced χ² of each step and the target as
 // a horizontal line. The chosen λ is a vertical line. A click on a point of the mean (or
-// discrepancy) curve offers "Re-image with λ = X" (reimageRequested).
+// discrepancy) curve offers "Re-image with λ = X" (reimageRequested) and, when the run kept that
+// step's model, "Show the model at λ = X" (modelRequested).
 class LambdaPathChart : public QChartView {
   Q_OBJECT
 
@@ -50,6 +51,7 @@ class LambdaPathChart : public QChartView {
   QLineSeries* targetLine() const { return target_line_; }  // discrepancy only
   QMenu* reimageMenu() const { return menu_; }
   QAction* reimageAction() const { return reimage_action_; }
+  QAction* showModelAction() const { return model_action_; }
   QString chosenLabel() const;
   // The hover text of path step `i`: its λ and every value drawn for it.
   QString stepText(int i) const;
@@ -59,6 +61,8 @@ class LambdaPathChart : public QChartView {
 
  signals:
   void reimageRequested(double lambda);
+  // The path step (an index into the path) whose model to show.
+  void modelRequested(int step);
 
  public slots:
   // A click at `point` (chart values) on the pick curve: the nearest step in log λ is offered
@@ -80,6 +84,7 @@ class LambdaPathChart : public QChartView {
   QGraphicsSimpleTextItem* chosen_label_;
   QMenu* menu_;
   QAction* reimage_action_;
+  QAction* model_action_;
   Path path_;
   double chosen_ = 0.0;
   bool cv_ = false;
@@ -88,7 +93,9 @@ class LambdaPathChart : public QChartView {
   QList<QLineSeries*> folds_;
   QLineSeries* chosen_line_ = nullptr;
   QLineSeries* target_line_ = nullptr;
-  double offered_ = 0.0;  // the λ of the open menu
+  double offered_ = 0.0;   // the λ of the open menu
+  int offered_step_ = -1;  // and its step
+  bool reimage_available_ = true;
 };
 
 }  // namespace apertura::gui

@@ -33,6 +33,7 @@
 #include "gui/view/image_panel.h"
 #include "gui/view/uv_coverage_view.h"
 #include "gui/window/image_tabs.h"
+#include "gui/window/path_models_tab.h"
 #include "gui/window/project_actions.h"
 #include "gui/window/run_status_widget.h"
 #include "gui/window/surface_tab.h"
@@ -80,6 +81,8 @@ MainWindow::MainWindow(QWidget* parent)
   surface_tab_ = new SurfaceTab(image_tabs_);
   surface_tab_->attachRun(run_);  // the iteration stack of the 3D tab's volume mode
   tabs_->addTab(surface_tab_, tr("3D"));
+  path_models_ = new PathModelsTab;
+  tabs_->addTab(path_models_, tr("λ models"));
   setCentralWidget(tabs_);
 
   busy_bar_->setRange(0, 0);
@@ -129,6 +132,10 @@ MainWindow::MainWindow(QWidget* parent)
   connect(run_settings_, &RunSettingsPanel::changed, this, &MainWindow::updateRunActions);
   connect(convergence_->lambdaPathChart(), &LambdaPathChart::reimageRequested, this,
           &MainWindow::reimageWithLambda);
+  connect(convergence_->lambdaPathChart(), &LambdaPathChart::modelRequested, this, [this](int i) {
+    path_models_->showStep(i);
+    tabs_->setCurrentWidget(path_models_);
+  });
   updateRunActions();
 }
 
@@ -288,6 +295,7 @@ void MainWindow::onLoaded(const apertura::DatasetSummary& summary) {
   busy_bar_->hide();
   dataset_ = summary;
   convergence_->lambdaPathChart()->clear();  // the path was another data set's
+  path_models_->clear();
   const QString path = QString::fromStdString(summary.path);
   summary_panel_->showSummary(summary);
   run_settings_->setDataset(summary);

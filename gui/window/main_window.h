@@ -31,6 +31,7 @@ class ProjectActions;
 class RunController;
 class RunSettingsPanel;
 class RunStatusWidget;
+class PathModelsTab;
 class SurfaceTab;
 struct ImageData;
 class UvCoverageView;
@@ -76,6 +77,7 @@ class MainWindow : public QMainWindow {
   ProjectActions* projectActions() const { return project_; }
   RunStatusWidget* runStatus() const { return run_status_; }
   SurfaceTab* surfaceTab() const { return surface_tab_; }
+  PathModelsTab* pathModelsTab() const { return path_models_; }
 
   // Exports (main_window_export.cpp). Each writes atomically on a worker thread and ends with
   // exportFinished; false (and the reason in *error) when there is nothing to export.
@@ -151,6 +153,7 @@ class MainWindow : public QMainWindow {
   apertura::project::RegularizationSettings run_regularization_;
   RunStatusWidget* run_status_ = nullptr;
   SurfaceTab* surface_tab_ = nullptr;
+  PathModelsTab* path_models_ = nullptr;  // the models along the last run's λ path
   QAction* export_fits_action_ = nullptr;
   QAction* export_png_action_ = nullptr;
   QAction* export_window_png_action_ = nullptr;

@@ -18,6 +18,7 @@
 #include "gui/plots/lambda_path_chart.h"
 #include "gui/window/image_tabs.h"
 #include "gui/window/main_window.h"
+#include "gui/window/path_models_tab.h"
 #include "gui/window/project_actions.h"
 #include "gui/window/run_status_widget.h"
 
@@ -92,6 +93,7 @@ bool MainWindow::reimageWithLambda(double lambda) {
 }
 
 void MainWindow::showLambdaPath() {
+  path_models_->setProducts(products_);  // clears the tab for a run without a path
   if (!products_ || products_->lambda_path.empty())
     return;  // the chart keeps its empty state (cleared when the run started)
   LambdaPathChart* chart = convergence_->lambdaPathChart();
@@ -125,6 +127,7 @@ bool MainWindow::launchRun(const std::string& initial_model) {
   products_ = std::make_shared<pipeline::ImagingProducts>();
   run_regularization_ = settings->regularization;
   convergence_->clear();
+  path_models_->clear();
   image_tabs_->clearCounts();
   run_->start(*settings, pipeline::makeImagingPipeline(products_));
   run_status_->start(project::iterationsKnownInAdvance(*settings));

@@ -10,6 +10,7 @@
 #include <QLogValueAxis>
 #include <QMenu>
 #include <QPlainTextEdit>
+#include <QSlider>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -20,7 +21,10 @@
 #include "gui/panels/run_settings_panel.h"
 #include "gui/plots/convergence_panel.h"
 #include "gui/plots/lambda_path_chart.h"
+#include "gui/view/image_panel.h"
+#include "gui/view/image_view.h"
 #include "gui/window/main_window.h"
+#include "gui/window/path_models_tab.h"
 #include "gui/window/project_actions.h"
 #include "tests/gui/gui_test_support.h"
 
@@ -51,7 +55,7 @@ LambdaPathChart::Path discrepancyPath() {
   LambdaPathChart::Path path;
   const double chi2[5] = {12.0, 6.0, 3.0, 1.5, 0.9};
   for (int j = 0; j < 5; ++j)
-    path.push_back({100.0 / std::pow(2.0, j), chi2[j], 0.0, {}});
+    path.push_back({100.0 / std::pow(2.0, j), chi2[j], 0.0, {}, {}});
   return path;
 }
 
@@ -182,7 +186,7 @@ class TestLambdaPathChart : public QObject {
     LambdaPathChart::Path path;
     const double values[] = {116.0, 21.5, 4.8, 2.2, 1.9, 1.8};
     for (int j = 0; j < 6; ++j)
-      path.push_back({4265.0 / std::pow(4.0, j), values[j], values[j], {values[j], values[j]}});
+      path.push_back({4265.0 / std::pow(4.0, j), values[j], values[j], {values[j], values[j]}, {}});
     chart.setPath(path, 1.7, 1.0);
     auto* y = qobject_cast<QLogValueAxis*>(chart.chart()->axes(Qt::Vertical).value(0));
     QVERIFY(y);
@@ -241,6 +245,75 @@ class TestLambdaPathChart : public QObject {
     QCOMPARE(requested.size(), 2);
   }
 
+  // "Show the model at λ = X" asks for the picked step's model, when the run kept it.
+  void clickOffersTheStepsModel() {
+    LambdaPathChart chart;
+    auto path = cvPath();
+    path[1].model = {1.0f, 2.0f};
+    chart.setPath(path, 7.3, 1.0);
+    QSignalSpy requested(&chart, &LambdaPathChart::modelRequested);
+    chart.pickPoint(QPointF(30.0, 9.0));  // step 1, λ 32
+    QCOMPARE(chart.showModelAction()->text(), QString("Show the model at λ = 32"));
+    QVERIFY(chart.showModelAction()->isEnabled());
+    chart.showModelAction()->trigger();
+    QCOMPARE(requested.size(), 1);
+    QCOMPARE(requested.first().at(0).toInt(), 1);
+
+    chart.pickPoint(QPointF(8.0, 2.0));  // step 3: no model kept
+    QVERIFY(!chart.showModelAction()->isEnabled());
+    QVERIFY(chart.showModelAction()->toolTip().contains("MiB"));
+    chart.showModelAction()->trigger();
+    QCOMPARE(requested.size(), 1);
+  }
+
+  // The λ models tab shows a step's own pixels on the run's grid, opens at the chosen λ, and says
+  // when a step's model was not kept.
+  void pathModelsTabShowsEachStepsModel() {
+    auto products = std::make_shared<pipeline::ImagingProducts>();
+    products->geometry = imaging::ImageGeometry::fromCell(4, 2, 1e-6);
+    products->phase_centre_ra_rad = 1.0;
+    products->phase_centre_dec_rad = -0.5;
+    products->auto_lambda = 7.0;
+    const double lambdas[3] = {32.0, 8.0, 2.0};
+    for (int j = 0; j < 3; ++j) {
+      pipeline::ImagingProducts::LambdaStep step;
+      step.lambda = lambdas[j];
+      step.chi2_reduced = 1.0 + j;
+      if (j < 2)  // the last step's model "not kept"
+        for (int p = 0; p < 8; ++p)
+          step.model.push_back(float(10 * j + p));
+      products->lambda_path.push_back(step);
+    }
+    gui::PathModelsTab tab;
+    tab.setProducts(products);
+    QCOMPARE(tab.stepCount(), 3);
+    QCOMPARE(tab.step(), 1);  // λ 8 is nearest the chosen 7
+    QVERIFY2(tab.caption().startsWith("Step 2 of 3: λ = 8 (chosen: 7)"), qPrintable(tab.caption()));
+    QVERIFY2(tab.caption().contains("reduced χ² 2"), qPrintable(tab.caption()));
+    const auto shown = tab.panel()->view()->image();
+    QVERIFY(shown);
+    QCOMPARE(shown->nx, 4);
+    QCOMPARE(shown->ny, 2);
+    QCOMPARE(shown->pixels, products->lambda_path[1].model);
+    QCOMPARE(shown->wcs.ref_ra_rad, 1.0);
+    QCOMPARE(shown->wcs.cell_x_rad, -1e-6);
+
+    tab.slider()->setValue(0);
+    QCOMPARE(tab.panel()->view()->image()->pixels, products->lambda_path[0].model);
+    QVERIFY(!tab.showStep(2));
+    QCOMPARE(tab.step(), 2);
+    QVERIFY2(tab.caption().contains("not kept"), qPrintable(tab.caption()));
+    const auto none = tab.panel()->view()->image();
+    QVERIFY(!none || none->empty());
+
+    products.reset();  // the tab keeps the run's products alive while it shows them
+    QVERIFY(tab.showStep(1));
+    QCOMPARE(tab.panel()->view()->image()->pixels[7], 17.0f);
+    tab.clear();
+    QCOMPARE(tab.stepCount(), 0);
+    QCOMPARE(tab.step(), -1);
+  }
+
   void offeredLambdaIsRoundedToWhatTheMenuShows() {
     QCOMPARE(LambdaPathChart::offeredLambda(4265.123), 4265.0);
     QCOMPARE(LambdaPathChart::offeredLambda(133.2812), 133.3);
@@ -276,12 +349,37 @@ class TestLambdaPathChart : public QObject {
       QVERIFY(w->grab().save(shot));
     }
 
+    // Every step's model is kept (128^2 is far within the budget) and browsable in the λ models
+    // tab: it opens at the chosen λ's step, a step's image is that step's model, and the menu's
+    // "Show the model" goes to the step picked.
+    gui::PathModelsTab* models = w->pathModelsTab();
+    QCOMPARE(models->stepCount(), chart->pickCurve()->count());
+    QVERIFY(models->slider()->isEnabled());
+    QVERIFY2(models->caption().contains("folds' models"), qPrintable(models->caption()));
+    QVERIFY2(models->caption().contains("chosen"), qPrintable(models->caption()));
+    QVERIFY(models->showStep(0));
+    QCOMPARE(models->slider()->value(), 0);
+    const auto shown = models->panel()->view()->image();
+    QVERIFY(shown && !shown->empty());
+    QCOMPARE(shown->nx, 128);
+    QCOMPARE(shown->unit, std::string("Jy/pixel"));
+    models->slider()->setValue(1);  // a user's move
+    QCOMPARE(models->step(), 1);
+    QVERIFY2(models->caption().startsWith(QString("Step 2 of %1").arg(models->stepCount())),
+             qPrintable(models->caption()));
+    chart->pickPoint(chart->pickCurve()->at(0));
+    QVERIFY(chart->showModelAction()->isEnabled());
+    chart->showModelAction()->trigger();
+    QCOMPARE(models->step(), 0);
+    QCOMPARE(w->centralTabs()->currentWidget(), static_cast<QWidget*>(models));
+
     QSignalSpy finished(w.get(), &gui::MainWindow::runFinished);
     chart->pickPoint(chart->pickCurve()->at(1));
     const double lambda = LambdaPathChart::offeredLambda(chart->pickCurve()->at(1).x());
     chart->reimageAction()->trigger();
     QVERIFY(w->runController()->isRunning());
     QVERIFY(chart->isEmpty());  // cleared for the new run
+    QCOMPARE(models->stepCount(), 0);
     QCOMPARE(l1->text(), QString::number(lambda));
     const auto project = w->projectActions()->currentProject();
     QVERIFY(project);

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <filesystem>
 
+#include "core/pipeline/lambda_path.h"
 #include "core/project/project_file.h"
 #include "core/rml/restore.h"
 #include "core/sim/image_sky.h"
@@ -178,6 +179,18 @@ class TestNormalisedObjective : public QObject {
       QVERIFY(p.lambda_path[k].chi2_reduced < p.lambda_path[k - 1].chi2_reduced);
     }
     QVERIFY(p.lambda_path.back().chi2_reduced <= 1.0);
+    // Every step keeps its model (a small path is far within the budget): the path's own, whose
+    // flux grows as lambda falls (L1 shrinks it less).
+    double previous_flux = -1.0;
+    for (const auto& step : p.lambda_path) {
+      QCOMPARE(step.model.size(), p.model.size());
+      double flux = 0.0;
+      for (float v : step.model)
+        flux += v;
+      QVERIFY2(flux >= previous_flux,
+               qPrintable(QString("%1 after %2").arg(flux).arg(previous_flux)));
+      previous_flux = flux;
+    }
     QVERIFY(p.auto_lambda <= p.lambda_path[p.lambda_path.size() - 2].lambda);
     QVERIFY(p.auto_lambda >= p.lambda_path.back().lambda);
     QVERIFY2(p.chi2_per_dof < 1.1, qPrintable(QString::number(p.chi2_per_dof)));
@@ -239,9 +252,27 @@ class TestNormalisedObjective : public QObject {
       QCOMPARE(p.lambda_path.back().lambda, s.regularization.lambda_min);
       QCOMPARE(p.auto_lambda, s.regularization.lambda_min);
     }
+    // Each step keeps the mean of the folds' models; the strongest step's holds the least flux.
+    const auto fluxOf = [](const std::vector<float>& m) {
+      double f = 0.0;
+      for (float v : m)
+        f += v;
+      return f;
+    };
+    for (const auto& step : p.lambda_path)
+      QCOMPARE(step.model.size(), p.model.size());
+    QVERIFY(fluxOf(p.lambda_path.front().model) < fluxOf(p.lambda_path[least].model));
     // What matters: the image's optimum.
     QVERIFY2(std::fabs(std::log(p.auto_lambda / optimum)) < std::log(3.0),
              qPrintable(QString("%1 vs %2").arg(p.auto_lambda).arg(optimum)));
+  }
+
+  void pathModelsStayWithinTheirBudget() {
+    const std::size_t plane = 512 * 512;
+    QVERIFY(pipeline::keepsPathModel(0, plane));
+    QVERIFY(pipeline::keepsPathModel(255, plane));  // 256 steps of 1 MiB
+    QVERIFY(!pipeline::keepsPathModel(256, plane));
+    QVERIFY(!pipeline::keepsPathModel(0, std::size_t(64) * 4096 * 4096));  // a large cube: none
   }
 
   void pathWithoutAFitSaysSo() {

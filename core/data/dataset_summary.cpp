@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "core/data/uv_extent.h"
+
 namespace apertura {
 namespace {
 
@@ -57,7 +59,7 @@ void deriveImagingSuggestions(DatasetSummary& s) {
   s.image_size_capped = false;
   if (s.max_baseline_wavelengths <= 0.0)
     return;
-  s.suggested_cell_rad = 1.0 / (5.0 * s.max_baseline_wavelengths);
+  s.suggested_cell_rad = suggestedCellRad(s.max_baseline_wavelengths);
   if (s.dish_diameter_m <= 0.0 || fmin <= 0.0)
     return;
   s.primary_beam_fwhm_rad = 1.13 * (kSpeedOfLight / fmin) / s.dish_diameter_m;

@@ -1,3 +1,4 @@
+#include "core/data/uv_extent.h"
 #include "core/imaging/dirty_mapper.h"
 #include "core/imaging/geometry_check.h"
 #include "core/pipeline/exact_dirty_image.h"
@@ -17,7 +18,7 @@ imaging::ImageGeometry runGeometry(const project::ProjectSettings& s, const RunD
     if (data.max_uv_wavelengths <= 0.0) {
       throw InputError("imaging.cell_arcsec", "auto needs baselines longer than zero");
     }
-    cell = 1.0 / (3.0 * data.max_uv_wavelengths);
+    cell = suggestedCellRad(data.max_uv_wavelengths);
   }
   return imaging::ImageGeometry::fromCell(s.imaging.nx, s.imaging.ny, cell);
 }

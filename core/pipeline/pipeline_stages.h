@@ -58,7 +58,7 @@ struct RunData {
 };
 
 // Image geometry of the run: the project's size and cell, or the "auto" cell
-// 1 / (3 * longest uv distance), i.e. about three pixels across the synthesized beam.
+// suggestedCellRad(longest uv distance) (core/data/uv_extent.h), as the data set summary.
 imaging::ImageGeometry runGeometry(const project::ProjectSettings& s, const RunData& data);
 imaging::OperatorSettings operatorSettings(const project::ImagingSettings& im);
 // operatorSettings() with what the run's data add (the ranks' common w range).

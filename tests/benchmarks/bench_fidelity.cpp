@@ -14,7 +14,8 @@
 //   - for each regularizer set (--sets; terms joined by '+' share one normalised lambda, as
 //     automatic lambdas do), a sweep of lambda in half decades, whose best is quoted, and the
 //     same set with lambda auto,
-//   - WSClean 3 (-multiscale -auto-mask 3 -auto-threshold 1, Briggs 0.5) unless --no-wsclean.
+//   - WSClean 3 (-multiscale -auto-mask 3 -auto-threshold 1, Briggs 0.5), and the best of a small
+//     sweep of its settings (kWscleanSettings) at each resolution, unless --no-wsclean.
 // Scores (lower is better): NRMSE = ||model * B - truth * B|| / ||truth * B|| with B the clean
 // beam fitted to Apertura's PSF (the same for every method), at B and at half its size
 // (super-resolution); and the restored image against truth * B.
@@ -104,16 +105,30 @@ Scores score(const std::vector<double>& model, const std::vector<double>* restor
   return s;
 }
 
+// WSClean settings: the first is the reference (auto-masked multiscale CLEAN, Briggs 0.5); the
+// others make the small sweep whose best is quoted: without multiscale (point fields), and
+// with the weighting moved either way (resolution against sensitivity).
+struct WscleanSetting {
+  const char* name;
+  const char* options;
+};
+const WscleanSetting kWscleanSettings[] = {
+    {"ms b0.5", "-weight briggs 0.5 -multiscale -auto-mask 3 -auto-threshold 1"},
+    {"b0.5", "-weight briggs 0.5 -auto-mask 3 -auto-threshold 1"},
+    {"ms b-0.5", "-weight briggs -0.5 -multiscale -auto-mask 3 -auto-threshold 1"},
+    {"ms natural", "-weight natural -multiscale -auto-mask 3 -auto-threshold 1"},
+    {"ms b0.5 mask5", "-weight briggs 0.5 -multiscale -auto-mask 5 -auto-threshold 2"},
+};
+
 // WSClean's model (Jy/pixel) for the same grid, or empty when it fails.
 std::vector<double> wscleanModel(const std::string& ms, int field, int size, double cell_rad,
-                                 const std::string& prefix) {
+                                 const WscleanSetting& setting, const std::string& prefix) {
   char command[1024];
   std::snprintf(command, sizeof command,
-                "wsclean -quiet -field %d -size %d %d -scale %.6garcsec -weight briggs 0.5 "
-                "-multiscale -auto-mask 3 -auto-threshold 1 -niter 1000000 -mgain 0.8 "
-                "-name '%s' '%s' > '%s.log' 2>&1",
-                field, size, size, cell_rad * 180.0 / M_PI * 3600.0, prefix.c_str(), ms.c_str(),
-                prefix.c_str());
+                "wsclean -quiet -field %d -size %d %d -scale %.6garcsec %s -niter 1000000 "
+                "-mgain 0.8 -name '%s' '%s' > '%s.log' 2>&1",
+                field, size, size, cell_rad * 180.0 / M_PI * 3600.0, setting.options,
+                prefix.c_str(), ms.c_str(), prefix.c_str());
   const int status = std::system(command);
   if (status != 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
     std::fprintf(stderr, "  wsclean failed (see %s.log)\n", prefix.c_str());
@@ -198,10 +213,10 @@ int main(int argc, char** argv) {
   for (const auto& set : sets)
     std::printf(" %s best lambda | %s best | %s auto |", set.name.c_str(), set.name.c_str(),
                 set.name.c_str());
-  std::printf(" WSClean |\n|---|---|---|---|---|---|");
+  std::printf(" WSClean | WSClean best (setting) |\n|---|---|---|---|---|---|");
   for (std::size_t k = 0; k < sets.size(); ++k)
     std::printf("---|---|---|");
-  std::printf("---|\n");
+  std::printf("---|---|\n");
   int cases = 0;
   for (const Coverage& cov : coverages) {
     if (!fs::exists(cov.ms)) {
@@ -282,14 +297,34 @@ int main(int argc, char** argv) {
           std::printf(" %g | %s | %s (%.3g) |", best_lambda, cell(best).c_str(), cell(sa).c_str(),
                       a->auto_lambda);
         }
-        Scores w;
-        if (wsclean) {
+        // The reference setting, and the best of the sweep at each resolution on its own.
+        Scores w, best_w;
+        std::string best_beam_setting, best_half_setting;
+        for (const WscleanSetting& ws : kWscleanSettings) {
+          if (!wsclean)
+            break;
+          const std::string name = tag + "-wsclean" + (&ws == kWscleanSettings ? "" : "-" +
+                                   std::to_string(&ws - kWscleanSettings));
           const std::vector<double> model =
-              wscleanModel(like.output, cov.field, size, cell_rad, tag + "-wsclean");
-          if (model.size() == g.numPixels())
-            w = score(model, nullptr, truth.pixels, g, beam);
+              wscleanModel(like.output, cov.field, size, cell_rad, ws, name);
+          if (model.size() != g.numPixels())
+            continue;
+          const Scores sc = score(model, nullptr, truth.pixels, g, beam);
+          std::fprintf(stderr, "  %s %s snr %g: wsclean %s -> %s\n", cov.name, sky_name, snr,
+                       ws.name, cell(sc).c_str());
+          if (&ws == kWscleanSettings)
+            w = sc;
+          if (!(sc.beam >= best_w.beam)) {
+            best_w.beam = sc.beam;
+            best_beam_setting = ws.name;
+          }
+          if (!(sc.half_beam >= best_w.half_beam)) {
+            best_w.half_beam = sc.half_beam;
+            best_half_setting = ws.name;
+          }
         }
-        std::printf(" %.3f / %.3f |\n", w.beam, w.half_beam);
+        std::printf(" %.3f / %.3f | %.3f (%s) / %.3f (%s) |\n", w.beam, w.half_beam, best_w.beam,
+                    best_beam_setting.c_str(), best_w.half_beam, best_half_setting.c_str());
         std::fflush(stdout);
       }
     }

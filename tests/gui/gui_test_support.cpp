@@ -45,6 +45,8 @@ void openDemoForLbfgsRun(apertura::gui::MainWindow& w, int iterations,
   QVERIFY2(settings, qPrintable(w.runSettings()->validationMessage()));
   settings->optimizer.method = apertura::project::OptimizerMethod::Lbfgs;
   settings->optimizer.max_iterations = iterations;
+  // 256 px: quick runs (the default project's 512 px would only make them slower).
+  settings->imaging.nx = settings->imaging.ny = 256;
   // A fixed lambda: one solver run of exactly `iterations` (an automatic one adds a path first).
   settings->regularizers = {{"l1", 1.0, false, {}}};
   w.runSettings()->setSettings(*settings);

@@ -26,8 +26,9 @@ QString artifact(const QString& name);
 QComboBox* comboWith(apertura::gui::MainWindow& w, const QString& item);
 
 // Shows `w`, opens the demo data set (generated on first use, then kept with the test artifacts,
-// else under `fallback_dir`) and sets up an L-BFGS run of `iterations`. Fails the calling test
-// (check QTest::currentTestFailed()) when the demo does not load or the settings are invalid.
+// else under `fallback_dir`) and sets up an L-BFGS run of `iterations` at 256 px with L1 at a
+// fixed λ 1. Fails the calling test (check QTest::currentTestFailed()) when the demo does not
+// load or the settings are invalid.
 void openDemoForLbfgsRun(apertura::gui::MainWindow& w, int iterations, const QString& fallback_dir);
 
 // A new main window set up by openDemoForLbfgsRun, with `dir` as the fallback folder. nullptr,

@@ -170,6 +170,15 @@ void solveWithLambdas(engine::RunContext& ctx, const RunData& data, const Object
                       std::vector<double> image, ImagingProducts& out) {
   out.weight_scale = weights.weight_scale;
   out.image_noise = weights.scales.image_noise;
+  const auto& regularizers = ctx.settings().regularizers;
+  if (std::none_of(regularizers.begin(), regularizers.end(),
+                   [](const project::RegularizerSettings& r) { return r.lambda != 0.0; })) {
+    const std::string w =
+        "no regularizer: the image is a plain maximum-likelihood fit, which fits the noise; add "
+        "one, e.g. {\"type\": \"l1\", \"lambda\": \"auto\"} in regularizers";
+    out.warnings.push_back(w);
+    ctx.observer().warning(w);
+  }
   if (auto_terms.empty()) {
     runSolver(ctx, data, objective, mask, std::move(image), weights.dof, out);
     return;

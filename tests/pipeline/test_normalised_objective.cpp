@@ -267,6 +267,26 @@ class TestNormalisedObjective : public QObject {
              qPrintable(QString("%1 vs %2").arg(p.auto_lambda).arg(optimum)));
   }
 
+  // A project without a regularizer (a hand-written file that leaves the list out) is a plain
+  // maximum-likelihood fit: allowed, but the run says what it means. One with a term does not.
+  void aRunWithoutRegularizersSaysSo() {
+    project::ProjectSettings s = l1Project(base_, kSize, cell_arcsec_, 1.0);
+    s.optimizer.max_iterations = 3;
+    const auto warned = [](const testing::PipelineRun& run) {
+      for (const auto& w : run.products->warnings)
+        if (w.find("no regularizer") != std::string::npos)
+          return true;
+      return false;
+    };
+    const testing::PipelineRun with = testing::runImagingPipeline(s);
+    QVERIFY2(with.finished(), with.outcome.message.c_str());
+    QVERIFY(!warned(with));
+    s.regularizers[0].lambda = 0.0;  // a term switched off counts as none
+    const testing::PipelineRun without = testing::runImagingPipeline(s);
+    QVERIFY2(without.finished(), without.outcome.message.c_str());
+    QVERIFY(warned(without));
+  }
+
   void pathModelsStayWithinTheirBudget() {
     const std::size_t plane = 512 * 512;
     QVERIFY(pipeline::keepsPathModel(0, plane));

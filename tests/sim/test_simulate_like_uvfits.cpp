@@ -110,6 +110,25 @@ class TestSimulateLikeUvfits : public QObject {
     return kFlux * std::polar(1.0, -2.0 * M_PI * k * (uvw[0] * l + uvw[1] * m + uvw[2] * (n - 1)));
   }
 
+  // Every unflagged Stokes I sample the reader gives from `path`: its value, its weight and the
+  // test point source's exact visibility on its own uvw and frequency.
+  template <typename Visit>
+  static void forEachSample(const std::string& path, Visit visit) {
+    auto source = openVisibilitySource(path, ReadOptions{});
+    VisibilityChunk chunk;
+    while (source->next(chunk)) {
+      const std::size_t nchan = chunk.frequencies_hz.size();
+      for (std::size_t row = 0; row < chunk.num_rows(); ++row) {
+        for (std::size_t c = 0; c < nchan; ++c) {
+          const std::size_t i = row * nchan + c;
+          if (chunk.weights[i] > 0.0f)
+            visit(std::complex<double>(chunk.visibilities[i]), double(chunk.weights[i]),
+                  pointVisibility(&chunk.uvw_m[3 * row], chunk.frequencies_hz[c]));
+        }
+      }
+    }
+  }
+
   std::string mojave() const {
     const QString data = testing::sharedDataDir();
     const QString file = data + "/vlba_mojave/mojave.uvfits";
@@ -208,23 +227,12 @@ class TestSimulateLikeUvfits : public QObject {
     QCOMPARE(out.rows, std::uint64_t(3150));
     QCOMPARE(out.total_flux_jy, kFlux);
 
-    ReadOptions opts;
-    auto source = openVisibilitySource(r.output, opts);
-    VisibilityChunk chunk;
     std::size_t samples = 0;
     double worst = 0.0;
-    while (source->next(chunk)) {
-      for (std::size_t row = 0; row < chunk.num_rows(); ++row) {
-        for (std::size_t c = 0; c < chunk.frequencies_hz.size(); ++c) {
-          const std::size_t i = row * chunk.frequencies_hz.size() + c;
-          if (!(chunk.weights[i] > 0.0f))
-            continue;
-          const auto expected = pointVisibility(&chunk.uvw_m[3 * row], chunk.frequencies_hz[c]);
-          worst = std::max(worst, std::abs(std::complex<double>(chunk.visibilities[i]) - expected));
-          ++samples;
-        }
-      }
-    }
+    forEachSample(r.output, [&](std::complex<double> v, double, std::complex<double> expected) {
+      worst = std::max(worst, std::abs(v - expected));
+      ++samples;
+    });
     QVERIFY(samples > 1000);
     QVERIFY2(worst < 1e-5 * kFlux, qPrintable(QString::number(worst)));
 
@@ -236,22 +244,12 @@ class TestSimulateLikeUvfits : public QObject {
     QCOMPARE(noisy.image_noise_jy, kFlux / 100.0);
     QVERIFY(std::abs(1.0 / std::sqrt(uvfitsStokesIWeightSum(r.output, 0)) - kFlux / 100.0) <
             1e-4 * kFlux / 100.0);
-    auto noisy_source = openVisibilitySource(r.output, opts);
     double chi2 = 0.0;
     std::size_t n = 0;
-    while (noisy_source->next(chunk)) {
-      for (std::size_t row = 0; row < chunk.num_rows(); ++row) {
-        for (std::size_t c = 0; c < chunk.frequencies_hz.size(); ++c) {
-          const std::size_t i = row * chunk.frequencies_hz.size() + c;
-          if (!(chunk.weights[i] > 0.0f))
-            continue;
-          const auto expected = pointVisibility(&chunk.uvw_m[3 * row], chunk.frequencies_hz[c]);
-          chi2 +=
-              chunk.weights[i] * std::norm(std::complex<double>(chunk.visibilities[i]) - expected);
-          ++n;
-        }
-      }
-    }
+    forEachSample(r.output, [&](std::complex<double> v, double w, std::complex<double> expected) {
+      chi2 += w * std::norm(v - expected);
+      ++n;
+    });
     // Stokes I = (RR + LL) / 2 with weight 4 / (1/w_RR + 1/w_LL): chi2 / 2n is 1 at the weights.
     QVERIFY2(std::abs(chi2 / (2.0 * double(n)) - 1.0) < 0.05,
              qPrintable(QString::number(chi2 / (2.0 * double(n)))));

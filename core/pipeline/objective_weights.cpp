@@ -6,6 +6,7 @@
 #include "core/pipeline/cross_validation.h"
 #include "core/pipeline/lambda_path.h"
 #include "core/pipeline/pipeline_stages.h"
+#include "core/plugin/plugin_registry.h"
 #include "core/util/number_text.h"
 
 namespace apertura::pipeline {
@@ -15,6 +16,14 @@ namespace {
 rml::TermNormalisation normalisationOf(const std::string& type) {
   if (const rml::RegularizerDescriptor* d = rml::findBuiltinRegularizer(type))
     return d->normalisation;
+  // A plugin's term as its description declares it (L1-like when it declares nothing).
+  const plugin::RegularizerEntry e = plugin::PluginRegistry::global().findRegularizer(type);
+  if (e.api != nullptr) {
+    const AperturaPluginV2& api = *e.plugin->api;
+    const AperturaTermScaleV1 s =
+        plugin::regularizerScale(api, std::size_t(e.api - api.regularizers));
+    return {s.flux_power, s.beam_power};
+  }
   return {};
 }
 

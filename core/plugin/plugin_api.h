@@ -149,6 +149,18 @@ typedef struct AperturaOptimizerV1 {
                   char* error, size_t error_size);
 } AperturaOptimizerV1;
 
+/* How Apertura makes a regularizer's lambda dimensionless in the normalised objective (schema 2,
+ * docs/regularization.md): the term is weighted by beam_area^beam_power / (N sigma^flux_power),
+ * with N the number of visibilities, sigma the natural-weighted image noise (Jy/beam) and
+ * beam_area the clean beam's area in pixels. flux_power is the term's degree in the image: 1 for
+ * norms (L1, TV, an L1 of wavelet coefficients), 2 for quadratic terms (TSV, L2). beam_power makes
+ * lambda mean the same at any cell size for a fixed field of view; the built-in terms use L1
+ * {1, 0}, TV {1, 0.5}, L2 {2, 1}, TSV {2, 2}, Laplacian {2, 3}. */
+typedef struct AperturaTermScaleV1 {
+  int flux_power;    /* 1 or 2 */
+  double beam_power; /* 0 to 4 */
+} AperturaTermScaleV1;
+
 /* What apertura_plugin_entry() returns; a static object that lives as long as the library. */
 typedef struct AperturaPluginV2 {
   uint32_t abi_version;     /* APERTURA_PLUGIN_ABI_VERSION: always the first member */
@@ -163,7 +175,15 @@ typedef struct AperturaPluginV2 {
   size_t num_readers;
   const AperturaOptimizerV1* optimizers;
   size_t num_optimizers;
+  /* NULL, or one per regularizer in the order of `regularizers`: how each is normalised. NULL
+   * gives every regularizer flux_power 1 and beam_power 0, as L1. Appended to version 2 after
+   * its first release: a description that ends before this member (descriptor_size
+   * APERTURA_PLUGIN_V2_BASE_SIZE) is still accepted, and has none. */
+  const AperturaTermScaleV1* regularizer_scales;
 } AperturaPluginV2;
+
+/* The size of a version 2 description built before regularizer_scales was appended. */
+#define APERTURA_PLUGIN_V2_BASE_SIZE ((uint32_t)offsetof(AperturaPluginV2, regularizer_scales))
 
 /* The first three members of an AperturaPluginV2 initialiser. */
 #define APERTURA_PLUGIN_HEADER \

@@ -100,10 +100,12 @@ std::string validatePluginDescription(const AperturaPluginV2& api) {
   }
   // Only the version has been read so far: the rest must prove it is a description of this
   // layout before any of its pointers is followed.
-  if (api.descriptor_size != sizeof(AperturaPluginV2)) {
+  if (api.descriptor_size != sizeof(AperturaPluginV2) &&
+      api.descriptor_size != APERTURA_PLUGIN_V2_BASE_SIZE) {
     return "its description is " + std::to_string(api.descriptor_size) + " bytes, expected " +
-           std::to_string(sizeof(AperturaPluginV2)) +
-           " (built against another plugin_api.h, or damaged)";
+           std::to_string(sizeof(AperturaPluginV2)) + " (or " +
+           std::to_string(APERTURA_PLUGIN_V2_BASE_SIZE) +
+           " without regularizer_scales; built against another plugin_api.h, or damaged)";
   }
   if (api.magic != APERTURA_PLUGIN_MAGIC)
     return "its description lacks Apertura's magic number (damaged, or not a plugin description)";
@@ -129,6 +131,15 @@ std::string validatePluginDescription(const AperturaPluginV2& api) {
     if (auto e = checkRegularizer(api.regularizers[i], i); !e.empty())
       return e;
   }
+  for (std::size_t i = 0; i < api.num_regularizers; ++i) {
+    const AperturaTermScaleV1 scale = regularizerScale(api, i);
+    if ((scale.flux_power != 1 && scale.flux_power != 2) ||
+        !(scale.beam_power >= 0.0 && scale.beam_power <= 4.0))
+      return "regularizer '" + std::string(api.regularizers[i].name) +
+             "': regularizer_scales gives flux_power " + std::to_string(scale.flux_power) +
+             " and beam_power " + std::to_string(scale.beam_power) +
+             " (expected 1 or 2, and 0 to 4)";
+  }
   for (std::size_t i = 0; i < api.num_readers; ++i) {
     if (auto e = checkReader(api.readers[i], i); !e.empty())
       return e;
@@ -138,6 +149,14 @@ std::string validatePluginDescription(const AperturaPluginV2& api) {
       return e;
   }
   return {};
+}
+
+AperturaTermScaleV1 regularizerScale(const AperturaPluginV2& api, std::size_t index) {
+  // A description of the earlier size ends before the member: reading it would read past it.
+  const bool has_member = api.descriptor_size >= sizeof(AperturaPluginV2);
+  if (has_member && api.regularizer_scales != nullptr && index < api.num_regularizers)
+    return api.regularizer_scales[index];
+  return AperturaTermScaleV1{1, 0.0};
 }
 
 namespace {

@@ -29,4 +29,9 @@ PluginLoadResult loadPlugin(const std::string& path);
 // The checks on a description alone (also used for plugins linked into tests); "" when valid.
 std::string validatePluginDescription(const AperturaPluginV2& api);
 
+// How regularizer `index` of a valid description is normalised: its regularizer_scales entry, or
+// flux_power 1 and beam_power 0 when the description has none (NULL, or a description of the
+// earlier size without the member).
+AperturaTermScaleV1 regularizerScale(const AperturaPluginV2& api, std::size_t index);
+
 }  // namespace apertura::plugin

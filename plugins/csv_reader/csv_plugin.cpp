@@ -67,6 +67,7 @@ const AperturaPluginV2 kPlugin = {
     1,
     nullptr,
     0,
+    nullptr,
 };
 
 }  // namespace

@@ -95,6 +95,10 @@ const AperturaRegularizerV1 kRegularizers[] = {{
     isSmooth,
 }};
 
+// An L1 norm of detail coefficients: degree 1 in the image. Its coefficients are differences of
+// B3-spline smoothings, not pixel differences, and scale with the flux alone: no beam power.
+const AperturaTermScaleV1 kScales[] = {{1, 0.0}};
+
 const AperturaPluginV2 kPlugin = {
     APERTURA_PLUGIN_HEADER,
     "wavelet",
@@ -106,6 +110,7 @@ const AperturaPluginV2 kPlugin = {
     0,
     nullptr,
     0,
+    kScales,
 };
 
 }  // namespace

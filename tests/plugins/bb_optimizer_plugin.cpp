@@ -94,6 +94,7 @@ const AperturaPluginV2 kPlugin = {
     0,
     kOptimizers,
     1,
+    nullptr,
 };
 
 }  // namespace

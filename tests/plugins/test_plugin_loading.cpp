@@ -8,8 +8,10 @@
 
 #include <sys/stat.h>
 
+#include "core/pipeline/objective_weights.h"
 #include "core/pipeline/regularizer_factory.h"
 #include "core/plugin/plugin_registry.h"
+#include "core/rml/objective_scales.h"
 #include "core/util/input_error.h"
 
 using namespace apertura;
@@ -53,6 +55,60 @@ class TestPluginLoading : public QObject {
     QVERIFY(!pipeline::isNonSmoothType("tsv"));
     // The CSV reader claims CSV files by their header only.
     QVERIFY(registry.findReader(std::string(__FILE__)).api == nullptr);
+
+    // The wavelet term declares itself L1-like (degree 1, no image differences): on the
+    // normalised objective its lambda scale is L1's, not TSV's.
+    QCOMPARE(regularizerScale(*wavelet.plugin->api, 0).flux_power, 1);
+    QCOMPARE(regularizerScale(*wavelet.plugin->api, 0).beam_power, 0.0);
+    pipeline::ObjectiveWeights w;
+    w.normalised = true;
+    w.scales = rml::normalisedScales({1000, 4.0e6, 1.0, 20.0, 0.0});
+    QCOMPARE(w.fixedScale("wavelet"), w.fixedScale("l1"));
+    QVERIFY(w.fixedScale("wavelet") != w.fixedScale("tsv"));
+  }
+
+  // A description declares how each regularizer is normalised, or leaves it (NULL, or a
+  // description of the size before regularizer_scales was appended): then it is as L1.
+  void regularizerScalesAreReadAndChecked() {
+    AperturaRegularizerV1 r[2] = {};
+    r[0].name = "a";
+    r[1].name = "b";
+    for (AperturaRegularizerV1& x : r) {
+      x.create = [](int, int, const double*, char*, size_t) -> void* { return nullptr; };
+      x.destroy = [](void*) {};
+      x.evaluate = [](void*, const double*, double*, double, double*, char*, size_t) { return 0; };
+    }
+    AperturaPluginV2 api{};
+    api.abi_version = APERTURA_PLUGIN_ABI_VERSION;
+    api.descriptor_size = sizeof(AperturaPluginV2);
+    api.magic = APERTURA_PLUGIN_MAGIC;
+    api.name = "scaled";
+    api.regularizers = r;
+    api.num_regularizers = 2;
+    QCOMPARE(validatePluginDescription(api), std::string());
+    QCOMPARE(regularizerScale(api, 1).flux_power, 1);  // none declared
+    QCOMPARE(regularizerScale(api, 1).beam_power, 0.0);
+
+    AperturaTermScaleV1 scales[2] = {{1, 0.5}, {2, 1.0}};
+    api.regularizer_scales = scales;
+    QCOMPARE(validatePluginDescription(api), std::string());
+    QCOMPARE(regularizerScale(api, 0).beam_power, 0.5);
+    QCOMPARE(regularizerScale(api, 1).flux_power, 2);
+    QCOMPARE(regularizerScale(api, 1).beam_power, 1.0);
+
+    // Built before the member existed: accepted, and the member (past its end) is never read.
+    api.descriptor_size = APERTURA_PLUGIN_V2_BASE_SIZE;
+    QCOMPARE(validatePluginDescription(api), std::string());
+    QCOMPARE(regularizerScale(api, 1).flux_power, 1);
+    api.descriptor_size = APERTURA_PLUGIN_V2_BASE_SIZE + 4;  // neither layout
+    QVERIFY(validatePluginDescription(api).find("without regularizer_scales") != std::string::npos);
+
+    api.descriptor_size = sizeof(AperturaPluginV2);
+    scales[1].flux_power = 3;
+    const std::string bad = validatePluginDescription(api);
+    QVERIFY2(bad.find("regularizer 'b': regularizer_scales gives flux_power 3") == 0, bad.c_str());
+    scales[1] = {2, -1.0};
+    QVERIFY(!validatePluginDescription(api).empty());
   }
 
   void wrongInterfaceVersionIsRefused() {

@@ -92,6 +92,29 @@ class TestFitsImageIo : public QObject {
     QCOMPARE(crpix1, 4.0);
   }
 
+  // CRVAL1 is a right ascension in [0, 360) whatever the phase centre's sign (a Measurement Set
+  // may store RA in [-180, 180)): -120.8 deg is written as 239.2, the same direction.
+  void rightAscensionIsWrittenInZeroTo360() {
+    for (const double ra_deg : {-120.8, 359.9999999, -1e-12, 720.5}) {
+      FitsImage img = sample();
+      img.ref_ra_rad = ra_deg * M_PI / 180.0;
+      const std::string path = dir_.path().toStdString() + "/ra.fits";
+      writeFitsImage(path, img);
+      fitsfile* f = nullptr;
+      int status = 0;
+      double crval1 = -1.0;
+      fits_open_file(&f, path.c_str(), READONLY, &status);
+      fits_read_key(f, TDOUBLE, "CRVAL1", &crval1, nullptr, &status);
+      fits_close_file(f, &status);
+      QCOMPARE(status, 0);
+      QVERIFY2(crval1 >= 0.0 && crval1 < 360.0, qPrintable(QString::number(crval1, 'g', 17)));
+      const double turns = (crval1 - ra_deg) / 360.0;
+      QVERIFY2(std::fabs(turns - std::round(turns)) < 1e-12, qPrintable(QString::number(crval1)));
+      const double back = readFitsImage(path).ref_ra_rad;
+      QVERIFY(std::fabs(std::remainder(back - img.ref_ra_rad, 2.0 * M_PI)) < 1e-13);
+    }
+  }
+
   // CDi_j for the sky axes only, the degenerate FREQ and STOKES axes keeping their CDELT (the
   // standard's zero default for the missing CD3_3, CD4_4 would make the matrix singular).
   void cdMatrixForTheSkyAxesOnly() {

@@ -1,6 +1,6 @@
 // Image fidelity on real coverage with a known sky. Not a test: prints figures (docs/fidelity.md).
 // Usage: bench_fidelity [WORKDIR=/tmp/apertura-fidelity] [SIZE=256] [ITERATIONS=100]
-//                       [--no-wsclean] [--sets l1,l1+tsv,...] [--cases N]
+//                       [--no-wsclean] [--sets l1,l1+tsv,...|none] [--cases N]
 //
 // For each real coverage in ../shared/data (ALMA Antennae mosaic field 0, VLA Ka band, 64
 // channels), each truth sky (an inclined disk with a gap and three points, a field of Gaussian
@@ -144,6 +144,8 @@ struct RegularizerSet {
 
 std::vector<RegularizerSet> parseSets(const std::string& text) {
   std::vector<RegularizerSet> sets;
+  if (text.empty() || text == "none")  // the default project and WSClean alone
+    return sets;
   std::size_t start = 0;
   while (start <= text.size()) {
     const std::size_t end = std::min(text.find(',', start), text.size());

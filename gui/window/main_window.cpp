@@ -253,12 +253,16 @@ void MainWindow::chooseDataFile() {
 }
 
 void MainWindow::openDataset(const QString& path) {
+  if (!project_->prepareForDataset(path))
+    return;
   loader_->load(path);
 }
 
 void MainWindow::openDemo() {
-  loader_->loadPrepared(tr("demo data set"),
-                        [] { return ensureDemoDataset(defaultDemoDirectory()); });
+  const std::string dir = defaultDemoDirectory();
+  if (!project_->prepareForDataset(QString::fromStdString(dir + "/demo.ms")))
+    return;
+  loader_->loadPrepared(tr("demo data set"), [dir] { return ensureDemoDataset(dir); });
 }
 
 void MainWindow::newSimulation() {
@@ -273,6 +277,8 @@ void MainWindow::newSimulation() {
 }
 
 void MainWindow::runSimulation(const sim::SimulationRequest& request) {
+  if (!project_->prepareForDataset(QString::fromStdString(request.output)))
+    return;
   loader_->loadPrepared(QString::fromStdString(request.output), [request] {
     sim::runSimulation(request);
     return request.output;
@@ -293,6 +299,10 @@ void MainWindow::onLoadStarted(const QString& path) {
 
 void MainWindow::onLoaded(const apertura::DatasetSummary& summary) {
   busy_bar_->hide();
+  // Another data set's last run is nothing to continue or re-image from.
+  if (dataset_ && QFileInfo(QString::fromStdString(dataset_->path)).canonicalFilePath() !=
+                      QFileInfo(QString::fromStdString(summary.path)).canonicalFilePath())
+    products_.reset();
   dataset_ = summary;
   convergence_->lambdaPathChart()->clear();  // the path was another data set's
   path_models_->clear();

@@ -21,6 +21,7 @@
 #include "gui/controller/run_controller.h"
 #include "gui/dialogs/preferences_dialog.h"
 #include "gui/panels/run_settings_panel.h"
+#include "gui/plots/convergence_panel.h"
 #include "gui/window/main_window.h"
 
 namespace apertura::gui {
@@ -98,6 +99,27 @@ bool ProjectActions::newProject() {
   s.data.path = data_path_;  // the open data set stays open
   showProject(s, QString());
   window_->statusBar()->showMessage(tr("New project"), 5000);
+  return true;
+}
+
+bool ProjectActions::prepareForDataset(const QString& path) {
+  if (data_path_.empty())
+    return true;
+  const QFileInfo current(QString::fromStdString(data_path_)), next(path);
+  const bool same = current.canonicalFilePath().isEmpty()
+                        ? current.absoluteFilePath() == next.absoluteFilePath()
+                        : current.canonicalFilePath() == next.canonicalFilePath();
+  if (same)
+    return true;
+  if (refuseWhileRunning() || !maybeSave())
+    return false;
+  ++generation_;  // results still being read belong to the old project
+  clearImages();
+  window_->convergence()->clear();
+  project::ProjectSettings s = newProjectSettings();
+  s.data.path = path.toStdString();
+  showProject(s, QString());
+  window_->statusBar()->showMessage(tr("New project for %1").arg(next.fileName()), 5000);
   return true;
 }
 

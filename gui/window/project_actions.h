@@ -44,6 +44,13 @@ class ProjectActions : public QObject {
   // save error). openProject reads the file in the background: projectOpened or projectFailed
   // follows, then resultsRestored once the last results were read.
   bool newProject();
+  // Before a data set other than the project's is opened (File > Open, the demo, a simulation):
+  // a project belongs to its data set, so the current one is offered for saving and a new,
+  // untitled project for `path` takes its place (defaults, no mask, cleared views and plots).
+  // Its runs then cannot write over the old project's outputs. False, changing nothing, when a
+  // run is going or the user cancels. The project's own data set, or the first one, changes
+  // nothing.
+  bool prepareForDataset(const QString& path);
   bool openProject(const QString& path);
   bool save();
   bool saveAs(const QString& path);

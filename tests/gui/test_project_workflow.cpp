@@ -5,6 +5,7 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -17,6 +18,7 @@
 #include "core/io/fits_image_io.h"
 #include "core/project/project_file.h"
 #include "gui/controller/project_document.h"
+#include "gui/panels/mask_panel.h"
 #include "gui/panels/run_settings_panel.h"
 #include "gui/view/image_panel.h"
 #include "gui/view/image_toolbar.h"
@@ -371,6 +373,76 @@ class TestProjectWorkflow : public QObject {
     QVERIFY(w.close());
     QCOMPARE(prompts, 4);
     QVERIFY(!w.isVisible());
+  }
+
+  // A project belongs to its data set: opening another one offers to save the project and starts
+  // a new, untitled one (defaults, no mask, no images), so that the new data's runs cannot write
+  // over the old project's outputs. Cancel changes nothing; the project's own data set, reopened,
+  // keeps the project.
+  void openingAnotherDataSetStartsANewProject() {
+    QTemporaryDir dir;
+    auto w = apertura::testing::demoWindowForLbfgsRun(3, dir);
+    QVERIFY(w);
+    ProjectActions* actions = w->projectActions();
+    int prompts = 0;
+    Answer answer = Answer::Cancel;
+    actions->setUnsavedPrompt([&](const QString&) {
+      ++prompts;
+      return answer;
+    });
+    const QString file = dir_.path() + "/alma.apertura";
+    QVERIFY(actions->saveAs(file));
+    writeResultImage(dir_.path() + "/alma-restored.fits", 1e-3, "JY/BEAM");
+    QFile restored(dir_.path() + "/alma-restored.fits");
+    QVERIFY(restored.open(QIODevice::ReadOnly));
+    const QByteArray before = restored.readAll();
+    restored.close();
+    auto project = actions->currentProject();
+    QVERIFY(project);
+    QCOMPARE(QString::fromStdString(actions->settingsForRun(ms_)->output.prefix),
+             dir_.path() + "/alma");
+    lambdaEdit(*w, 0)->setText("0.5");
+    w->maskPanel()->setRegions({{"rectangle", false, {1, 1, 20, 20}}});
+    apertura::gui::ImagePanel* dirty = w->imageTabs()->panel("dirty");
+    apertura::gui::ImageData shown;
+    shown.nx = shown.ny = 2;
+    shown.pixels = {1, 2, 3, 4};
+    dirty->setImage(shown);
+    QVERIFY(actions->document()->isModified());
+
+    // Cancel: nothing happens, not even the load.
+    QSignalSpy loaded(w.get(), &MainWindow::datasetLoaded);
+    w->openDataset(ms_);
+    QCOMPARE(prompts, 1);
+    QVERIFY(!loaded.wait(300));
+    QCOMPARE(actions->document()->path(), file);
+    QCOMPARE(lambdaEdit(*w, 0)->text(), QString("0.5"));
+
+    // Discard: a new project for the new data set.
+    answer = Answer::Discard;
+    w->openDataset(ms_);
+    QCOMPARE(prompts, 2);
+    QVERIFY(loaded.wait(60000));
+    QVERIFY(actions->document()->path().isEmpty());
+    QCOMPARE(lambdaEdit(*w, 0)->text(), QString("auto"));
+    QVERIFY(w->maskPanel()->regions().empty());
+    QVERIFY(!dirty->view()->image() || dirty->view()->image()->empty());
+    project = actions->currentProject();
+    QVERIFY(project);
+    QCOMPARE(QFileInfo(QString::fromStdString(project->data.path)).canonicalFilePath(),
+             QFileInfo(ms_).canonicalFilePath());
+    // An untitled project writes no files: the old project's outputs stay as they were.
+    QVERIFY(actions->settingsForRun(ms_)->output.prefix.empty());
+    QVERIFY(restored.open(QIODevice::ReadOnly));
+    QCOMPARE(restored.readAll(), before);
+    restored.close();
+
+    // Its own data set again: the project stays (no prompt, nothing reset).
+    lambdaEdit(*w, 0)->setText("2");
+    w->openDataset(ms_);
+    QVERIFY(loaded.wait(60000));
+    QCOMPARE(prompts, 2);
+    QCOMPARE(lambdaEdit(*w, 0)->text(), QString("2"));
   }
 
  private:

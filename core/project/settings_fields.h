@@ -126,7 +126,8 @@ template <typename S, typename F>
 IfSection<S, ImagingSettings> visitFields(S& i, F&& f) {
   f(Field("nx", "image width").inUnit("pixels").within(8, 65536).isEven(), i.nx);
   f(Field("ny", "image height").inUnit("pixels").within(8, 65536).isEven(), i.ny);
-  f(Field("cell_arcsec", "pixel size; auto: a fifth of the finest fringe (1 / (5 x longest baseline))")
+  f(Field("cell_arcsec",
+          "pixel size; auto: a fifth of the finest fringe (1 / (5 x longest baseline))")
         .inUnit("arcsec")
         .above(0),
     i.cell_arcsec);

@@ -305,8 +305,9 @@ int main(int argc, char** argv) {
         for (const WscleanSetting& ws : kWscleanSettings) {
           if (!wsclean)
             break;
-          const std::string name = tag + "-wsclean" + (&ws == kWscleanSettings ? "" : "-" +
-                                   std::to_string(&ws - kWscleanSettings));
+          const std::string name =
+              tag + "-wsclean" +
+              (&ws == kWscleanSettings ? "" : "-" + std::to_string(&ws - kWscleanSettings));
           const std::vector<double> model =
               wscleanModel(like.output, cov.field, size, cell_rad, ws, name);
           if (model.size() != g.numPixels())

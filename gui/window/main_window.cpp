@@ -164,9 +164,11 @@ void MainWindow::buildMenus() {
     if (run_->isPaused()) {
       run_->resume();
       pause_action_->setText(tr("&Pause"));
+      run_status_->setPaused(false);
     } else {
       run_->pause();
       pause_action_->setText(tr("Res&ume"));
+      run_status_->setPaused(true);
     }
   });
   continue_action_ =

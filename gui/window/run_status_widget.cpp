@@ -100,6 +100,8 @@ void RunStatusWidget::start(int max_iterations) {
   recent_seconds_.clear();
   stage_name_.clear();
   running_ = true;
+  paused_ = false;
+  paused_ms_ = 0;
   memory_->clear();
   backend_->clear();
   backend_->setToolTip(QString());
@@ -169,7 +171,29 @@ void RunStatusWidget::addResources(const engine::ResourceSample& sample) {
   memory_->setText(text);
 }
 
+void RunStatusWidget::setPaused(bool paused) {
+  if (!running_ || paused == paused_)
+    return;
+  paused_ = paused;
+  if (paused) {
+    pause_started_.start();
+    clock_.stop();
+    bar_->setFormat(indeterminate_ ? tr("Paused") : tr("Paused · %p%"));
+    return;
+  }
+  paused_ms_ += pause_started_.elapsed();
+  clock_.start();
+  refreshClock();
+  if (indeterminate_)
+    setIndeterminate();
+  else
+    setDeterminate(double(bar_->value()) / kBarSteps);
+}
+
 void RunStatusWidget::finish(const QString& state) {
+  if (paused_)
+    paused_ms_ += pause_started_.elapsed();
+  paused_ = false;
   running_ = false;
   clock_.stop();
   refreshClock();
@@ -189,6 +213,10 @@ void RunStatusWidget::setDeterminate(double fraction) {
   indeterminate_ = false;
   bar_->setRange(0, kBarSteps);
   bar_->setValue(static_cast<int>(std::lround(std::clamp(fraction, 0.0, 1.0) * kBarSteps)));
+  if (paused_) {  // the iteration that was under way when Pause was pressed
+    bar_->setFormat(tr("Paused · %p%"));
+    return;
+  }
   const auto eta = etaSeconds();
   bar_->setFormat(eta ? tr("%p% · ETA %1").arg(formatDuration(*eta)) : QStringLiteral("%p%"));
 }
@@ -201,12 +229,16 @@ void RunStatusWidget::setIndeterminate() {
   indeterminate_ = true;
   bar_->setRange(0, kBarSteps);
   bar_->setValue(0);
-  bar_->setFormat(stage_name_.isEmpty() ? tr("Starting…") : tr("%1…").arg(stage_name_));
+  if (paused_)
+    bar_->setFormat(tr("Paused"));
+  else
+    bar_->setFormat(stage_name_.isEmpty() ? tr("Starting…") : tr("%1…").arg(stage_name_));
 }
 
 void RunStatusWidget::refreshClock() {
   if (since_start_.isValid())
-    elapsed_->setText(tr("Elapsed %1").arg(formatDuration(since_start_.elapsed() / 1000.0)));
+    elapsed_->setText(
+        tr("Elapsed %1").arg(formatDuration((since_start_.elapsed() - paused_ms_) / 1000.0)));
 }
 
 }  // namespace apertura::gui

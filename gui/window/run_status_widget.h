@@ -52,6 +52,9 @@ class RunStatusWidget : public QWidget {
   void addResources(const apertura::engine::ResourceSample& sample);
   // state as RunController::finished: "finished" fills the bar; otherwise it stops where it was.
   void finish(const QString& state);
+  // Paused between iterations: the bar says so and keeps its fraction, the ETA and the elapsed
+  // clock stand still (the pause is not run time); resuming shows them again.
+  void setPaused(bool paused);
 
  private:
   void setDeterminate(double fraction);
@@ -73,6 +76,9 @@ class RunStatusWidget : public QWidget {
   int max_iterations_ = 0;
   int done_ = 0;
   bool running_ = false;
+  bool paused_ = false;
+  qint64 paused_ms_ = 0;  // time spent paused, left out of the elapsed clock
+  QElapsedTimer pause_started_;
   bool indeterminate_ = true;
 };
 

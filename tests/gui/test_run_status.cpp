@@ -149,6 +149,38 @@ class TestRunStatus : public QObject {
     QCOMPARE(R::formatDuration(3725.0), QString("1:02:05"));
   }
 
+  // Paused: the bar says so at its fraction, without an ETA, even when the iteration under way
+  // lands; resuming brings the ETA back, and the pause is not counted as run time.
+  void pausedStateFreezesTheEta() {
+    RunStatusWidget status;
+    status.start(10);
+    status.stageStarted("optimize");
+    QVector<apertura::engine::IterationMetrics> m(2);
+    m[0].iteration = 1;
+    m[0].seconds = 1.0;
+    m[1].iteration = 2;
+    m[1].seconds = 1.0;
+    status.addIterations(m);
+    QVERIFY2(status.text().contains("20% · ETA 0:08"), qPrintable(status.text()));
+    status.setPaused(true);
+    QVERIFY2(status.text().contains("Paused · 20%"), qPrintable(status.text()));
+    QVERIFY(!status.text().contains("ETA"));
+    apertura::engine::IterationMetrics third;
+    third.iteration = 3;
+    third.seconds = 30.0;  // the pause fell inside it
+    status.addIterations({third});
+    QCOMPARE(status.percent(), 30);
+    QVERIFY2(status.text().contains("Paused · 30%"), qPrintable(status.text()));
+    status.setPaused(false);
+    // The median of {1, 1, 30} s times the 7 iterations left.
+    QVERIFY2(status.text().contains("30% · ETA 0:07"), qPrintable(status.text()));
+    status.setPaused(true);
+    status.finish("cancelled");
+    QVERIFY2(status.text().contains("Cancelled"), qPrintable(status.text()));
+    status.setPaused(false);  // after the end: nothing changes
+    QVERIFY(status.text().contains("Cancelled"));
+  }
+
   void cleanupTestCase() { window_.reset(); }
 
  private:

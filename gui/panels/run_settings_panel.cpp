@@ -28,12 +28,17 @@
 namespace apertura::gui {
 namespace {
 
+QString lambdaToolTip() {
+  return QObject::tr(
+      "Weight of the term: auto (chosen by the project's regularization method, by default "
+      "cross-validation: the λ whose fits best predict held-out visibilities), a number (with the "
+      "normalised objective, dimensionless: for L1 a threshold in units of the image noise, e.g. "
+      "3), or 0 to switch the term off");
+}
+
 QLineEdit* lambdaEdit(const QString& value) {
   auto* e = new QLineEdit(value);
-  e->setToolTip(
-      QObject::tr("Weight of the term: auto (chosen so the fit reaches the noise), a number (with "
-                  "the normalised objective, dimensionless: for L1 a threshold in units of the "
-                  "image noise, e.g. 3), or 0 to switch the term off"));
+  e->setToolTip(lambdaToolTip());
   return e;
 }
 
@@ -277,9 +282,16 @@ std::optional<project::ProjectSettings> RunSettingsPanel::settings(
   s.optimizer.positivity = currentChoice(positivity_, s.optimizer.positivity);
   s.regularization.scaling = currentChoice(scaling_, s.regularization.scaling);
   s.regularizers.clear();
-  const std::pair<const char*, QLineEdit*> terms[] = {
-      {"l1", lambda_l1_}, {"tsv", lambda_tsv_}, {"tv", lambda_tv_}, {"entropy", lambda_entropy_}};
-  for (const auto& [type, edit] : terms) {
+  struct Term {
+    const char* type;
+    QLineEdit* edit;
+    QString label;  // as the form shows it, for messages
+  };
+  const Term terms[] = {{"l1", lambda_l1_, tr("L1 λ")},
+                        {"tsv", lambda_tsv_, tr("TSV λ")},
+                        {"tv", lambda_tv_, tr("TV λ")},
+                        {"entropy", lambda_entropy_, tr("Entropy λ")}};
+  for (const auto& [type, edit, label] : terms) {
     bool ok = false;
     const std::optional<double> lambda = parseLambda(edit->text(), &ok);
     if (!ok) {
@@ -287,7 +299,15 @@ std::optional<project::ProjectSettings> RunSettingsPanel::settings(
       edit->setToolTip(tr("'%1' is neither a number nor auto").arg(edit->text()));
       return std::nullopt;
     }
+    // Said at the field, in the form's words (validation would name regularizers[i].lambda).
+    if (lambda && !(*lambda >= 0.0)) {
+      edit->setStyleSheet("background: #ffd6d6");
+      edit->setToolTip(tr("%1 must be a number ≥ 0, or auto").arg(label));
+      status_->setText(tr("Invalid: %1 must be a number ≥ 0, or auto").arg(label));
+      return std::nullopt;
+    }
     edit->setStyleSheet(QString());
+    edit->setToolTip(lambdaToolTip());
     std::vector<int> planes;
     QString planes_error;
     if (spectral_->isCube() && !plane_edits_.at(type)->planes(planes, &planes_error)) {

@@ -93,6 +93,24 @@ class TestRegularizerPlanesPanel : public QObject {
     box->planesEdit("tv-spectral")->setText("");
   }
 
+  // A negative λ is refused at its field, named as the form names it.
+  void negativeLambdaIsNamedByItsLabel() {
+    RunSettingsPanel panel;
+    panel.setSettings(cubeProject());
+    auto* l1 = panel.findChild<QLineEdit*>("lambda-l1");
+    QVERIFY(l1);
+    l1->setText("-1");
+    QVERIFY(!panel.settings(cubeProject()));
+    const QString m = panel.validationMessage();
+    QCOMPARE(m, QString("Invalid: L1 λ must be a number ≥ 0, or auto"));
+    QVERIFY(l1->toolTip().contains("L1 λ"));
+    QVERIFY(!l1->styleSheet().isEmpty());
+    l1->setText("0.5");
+    QVERIFY(panel.settings(cubeProject()));
+    QVERIFY(l1->styleSheet().isEmpty());
+    QVERIFY(l1->toolTip().startsWith("Weight of the term"));  // the error is gone with it
+  }
+
   void mfsDisablesAndIgnoresPlaneLists() {
     RunSettingsPanel panel;
     panel.setSettings(cubeProject());

@@ -6,6 +6,7 @@
 #include "core/pipeline/cube_stages.h"
 #include "core/pipeline/pipeline_stages.h"
 #include "core/pipeline/regularizer_factory.h"
+#include "core/pipeline/run_diagnosis.h"
 #include "core/util/output_probe.h"
 #include "core/util/temporary_names.h"
 
@@ -80,6 +81,13 @@ engine::Pipeline makeImagingPipeline(std::shared_ptr<ImagingProducts> products,
       warnAboutSpectralTerms(ctx);
       ctx.stage("dirty", together([&] { dirtyStage(ctx, data, *products); }));
       optimizeAndRestoreStages(ctx, data, *products);
+    }
+    if (comm.rank() == 0) {
+      for (std::string& d : diagnoseRun(ctx.settings(), *products)) {
+        ctx.observer().warning(d);
+        products->warnings.push_back(d);
+        products->diagnoses.push_back(std::move(d));
+      }
     }
     ctx.stage("export", [&] {
       writeBackStage(ctx, data, *products);  // every rank: each holds its rows' model

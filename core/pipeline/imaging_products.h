@@ -69,6 +69,8 @@ struct ImagingProducts {
   double residual_rms = 0.0;  // Jy/beam
   std::vector<std::string> written_files;
   std::vector<std::string> warnings;
+  // What looks wrong with the result and what to try next (run_diagnosis.h); also in warnings.
+  std::vector<std::string> diagnoses;
 };
 
 }  // namespace apertura::pipeline

@@ -2,8 +2,8 @@
 #include <QAction>
 #include <QLabel>
 #include <QProgressBar>
+#include <QStatusBar>
 #include <QTabWidget>
-
 #include <QTemporaryDir>
 #include <cmath>
 
@@ -150,7 +150,16 @@ void MainWindow::onRunFinished(const QString& state, const QString& message) {
   stage_label_->clear();
   pause_action_->setText(tr("&Pause"));
   showLambdaPath();  // a stopped run's path too: the steps it walked
-  if (state == "finished" && products_) {
+  // A transient message (e.g. "Opened project", 5 s) would hide the outcome below.
+  statusBar()->clearMessage();
+  if (state == "finished" && products_ && !products_->diagnoses.empty()) {
+    // What went wrong, and what to try, where the user looks first (all of them are in the log).
+    status_label_->setText(
+        tr("Finished, but %1").arg(QString::fromStdString(products_->diagnoses.front())));
+    status_label_->setToolTip(status_label_->text());  // the bar may cut it short
+    tabs_->setCurrentIndex(5);                         // restored
+  } else if (state == "finished" && products_) {
+    status_label_->setToolTip(QString());
     status_label_->setText(tr("Finished: %1 iterations (%2), χ²/dof %3, residual RMS %4 Jy/beam")
                                .arg(products_->iterations)
                                .arg(QString::fromStdString(products_->stop_reason))

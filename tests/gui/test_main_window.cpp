@@ -176,7 +176,8 @@ class TestMainWindow : public QObject {
     s.regularizers = {{"l1", -1.0, false, {}}};
     w.runSettings()->setSettings(s);
     QVERIFY(!w.startRun());
-    QVERIFY2(w.runSettings()->validationMessage().contains("regularizers[0].lambda: must be >= 0"),
+    // Named as the form names the field (not regularizers[0].lambda).
+    QVERIFY2(w.runSettings()->validationMessage().contains("L1 λ must be a number ≥ 0, or auto"),
              qPrintable(w.runSettings()->validationMessage()));
     QVERIFY(!w.runController()->isRunning());
   }

@@ -6,6 +6,7 @@
 
 #include "core/util/disk_space.h"
 #include "core/util/input_error.h"
+#include "core/util/sky_format.h"
 #include "core/util/temporary_names.h"
 
 namespace apertura::fits {
@@ -58,19 +59,6 @@ void KeyWriter::check(const std::string& what) {
   throw InputError(path_, "cannot write FITS " + what + ": " + errorText(status_));
 }
 
-namespace {
-
-// Right ascension in [0, 360) degrees, as FITS readers and catalogues expect it (a phase centre
-// may be stored in [-180, 180)).
-double rightAscensionDeg(double ra_rad) {
-  double deg = std::fmod(ra_rad / kDeg, 360.0);
-  if (deg < 0.0)
-    deg += 360.0;
-  return deg >= 360.0 ? 0.0 : deg;  // -1e-15 + 360 rounds to 360
-}
-
-}  // namespace
-
 void writeSkyKeywords(KeyWriter& w, const FitsImage& img) {
   w.key("BUNIT", img.bunit, "Brightness unit");
   w.key("BTYPE", std::string("Intensity"), "");
@@ -84,7 +72,7 @@ void writeSkyKeywords(KeyWriter& w, const FitsImage& img) {
   w.key("EQUINOX", 2000.0, "J2000");
   w.key("RADESYS", std::string("FK5"), "");
   w.key("CTYPE1", "RA---" + img.projection, "");
-  w.key("CRVAL1", rightAscensionDeg(img.ref_ra_rad), "deg");
+  w.key("CRVAL1", rightAscensionDegrees(img.ref_ra_rad), "deg");
   w.key("CDELT1", img.cell_x_rad / kDeg, "deg");
   w.key("CRPIX1", img.ref_pixel_x + 1.0, "");
   w.key("CUNIT1", std::string("deg"), "");

@@ -131,7 +131,7 @@ struct UvfitsWriter::Impl {
     w.key("EPOCH", 2000.0, "Epoch of RA DEC");
     w.key("EQUINOX", 2000.0, "Epoch of RA DEC");
     w.key("RADESYS", std::string("FK5"));
-    w.key("OBSRA", field.ra_rad * kRadToDeg, "Antenna pointing RA");
+    w.key("OBSRA", rightAscensionDegrees(field.ra_rad), "Antenna pointing RA");
     w.key("OBSDEC", field.dec_rad * kRadToDeg, "Antenna pointing DEC");
     const bool linear = layout.basis == CorrelationBasis::Linear;
     struct Axis {
@@ -145,7 +145,7 @@ struct UvfitsWriter::Impl {
         {"FREQ", spw0.channel_frequencies_hz.front(), spw0.channel_width_hz, 1.0,
          "Frequency in Hz"},
         {"IF", 1.0, 1.0, 1.0, "IF number (AIPS FQ table)"},
-        {"RA", field.ra_rad * kRadToDeg, 1.0, 1.0, "Right Ascension in deg"},
+        {"RA", rightAscensionDegrees(field.ra_rad), 1.0, 1.0, "Right Ascension in deg"},
         {"DEC", field.dec_rad * kRadToDeg, 1.0, 1.0, "Declination in deg"},
     };
     for (int a = 0; a < 6; ++a) {

@@ -47,10 +47,15 @@ CivilDate civilFromDays(long long days) {
 
 }  // namespace
 
+double rightAscensionDegrees(double ra_rad) {
+  double deg = std::fmod(ra_rad * 180.0 / kPi, 360.0);
+  if (deg < 0.0)
+    deg += 360.0;
+  return deg >= 360.0 ? 0.0 : deg;  // -1e-15 + 360 rounds to 360
+}
+
 std::string formatRightAscension(double ra_rad) {
-  double hours = std::fmod(ra_rad * 12.0 / kPi, 24.0);
-  if (hours < 0.0)
-    hours += 24.0;
+  const double hours = rightAscensionDegrees(ra_rad) / 15.0;
   long h = 0;
   int m = 0;
   double s = 0.0;

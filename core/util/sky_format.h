@@ -9,6 +9,10 @@ namespace apertura {
 std::string formatRightAscension(double ra_rad);
 std::string formatDeclination(double dec_rad);
 
+// A right ascension in degrees in [0, 360), as FITS headers and catalogues carry it (a phase
+// centre may be stored in [-180, 180) or beyond a turn).
+double rightAscensionDegrees(double ra_rad);
+
 // MJD seconds (the MS TIME convention) as an ISO-8601 UTC string with milliseconds.
 std::string formatMjdSeconds(double mjd_s);
 // The UTC day that contains `mjd_s` (MJD seconds), "YYYY-MM-DD", as FITS DATE-OBS and the AIPS

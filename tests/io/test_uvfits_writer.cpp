@@ -251,6 +251,17 @@ class TestUvfitsWriter : public QObject {
     QCOMPARE(O.correlations[1], R.correlations[1]);
   }
 
+  // A phase centre stored west of RA 0 (negative) is written as RA in [0, 360), the same
+  // direction: OBSRA and the RA axis' CRVAL.
+  void rightAscensionIsWrittenInZeroTo360() {
+    QTemporaryDir dir;
+    MsLayout l = layout(3, CorrelationBasis::Linear);
+    l.fields[0].ra_rad = -120.8 * M_PI / 180.0;
+    UvfitsHandle f(writeOneIntegration(dir.filePath("ra.uvfits").toStdString(), l, 3));
+    QVERIFY(std::fabs(keyOf(f, "OBSRA") - 239.2) < 1e-9);
+    QVERIFY(std::fabs(keyOf(f, "CRVAL6") - 239.2) < 1e-9);
+  }
+
   void misuseGivesClearErrors() {
     QTemporaryDir dir;
     const MsLayout l = layout(3, CorrelationBasis::Linear);

@@ -18,6 +18,11 @@ class TestSkyFormat : public QObject {
     // 59.99999 s must round up into the next minute, never print "60".
     const double almost = (1.0 + 59.99999 / 3600.0) * M_PI / 12.0;
     QCOMPARE(QString::fromStdString(formatRightAscension(almost)), QString("01:01:00.000"));
+    // In degrees, as FITS headers carry it: [0, 360) whatever the turn.
+    QVERIFY(std::fabs(rightAscensionDegrees(-120.8 * M_PI / 180.0) - 239.2) < 1e-12);
+    QVERIFY(std::fabs(rightAscensionDegrees(720.5 * M_PI / 180.0) - 0.5) < 1e-12);
+    QCOMPARE(rightAscensionDegrees(-1e-18), 0.0);
+    QCOMPARE(rightAscensionDegrees(2.0 * M_PI), 0.0);
   }
   void declination() {
     QCOMPARE(QString::fromStdString(formatDeclination(0.0)), QString("+00:00:00.00"));

@@ -49,6 +49,15 @@ std::size_t mappedBytes() {
   return std::size_t(pages) * std::size_t(sysconf(_SC_PAGESIZE));
 }
 
+// In a child: lowers the open-file limit to 10 above what is open now. False when refused.
+bool leaveFewDescriptors() {
+  rlimit now{};
+  getrlimit(RLIMIT_NOFILE, &now);
+  const long open_now = long(now.rlim_cur) - freeFileDescriptors();
+  rlimit tight{rlim_t(open_now + 10), rlim_t(open_now + 10)};
+  return setrlimit(RLIMIT_NOFILE, &tight) == 0;
+}
+
 // Whether allocating and touching `bytes` succeeds (bad_alloc: false).
 bool allocates(std::size_t bytes) {
   try {
@@ -78,11 +87,7 @@ class TestResourceGuards : public QObject {
 
   void tooFewDescriptorsIsAResourceError() {
     const int status = inChild([] {
-      rlimit now{};
-      getrlimit(RLIMIT_NOFILE, &now);
-      const long open_now = long(now.rlim_cur) - freeFileDescriptors();
-      rlimit tight{rlim_t(open_now + 10), rlim_t(open_now + 10)};
-      if (setrlimit(RLIMIT_NOFILE, &tight) != 0)
+      if (!leaveFewDescriptors())
         return 3;
       try {
         requireFreeFileDescriptors(48, "x.ms", "creating a Measurement Set");
@@ -116,11 +121,7 @@ class TestResourceGuards : public QObject {
     one.spectral_windows[0].channel_frequencies_hz = {1e9};
     one.spectral_windows[0].channel_width_hz = 1e6;
     const int status = inChild([&] {
-      rlimit now{};
-      getrlimit(RLIMIT_NOFILE, &now);
-      const long open_now = long(now.rlim_cur) - freeFileDescriptors();
-      rlimit tight{rlim_t(open_now + 10), rlim_t(open_now + 10)};
-      if (setrlimit(RLIMIT_NOFILE, &tight) != 0)
+      if (!leaveFewDescriptors())
         return 3;
       try {
         sim::openVisibilitySink(sim::OutputFormat::MeasurementSet, ms, one, {});

@@ -179,25 +179,8 @@ class GroupWriter {
   DataRewriteSummary summary_;
 };
 
-}  // namespace
-
-DataRewriteSummary rewriteUvfitsData(const DataRewriteRequest& r) {
-  if (!r.sky)
-    throw InputError(r.output_path, "no sky model to predict the data from");
-  if (!(r.weight_scale > 0.0) || !std::isfinite(r.weight_scale))
-    throw InputError(r.output_path, "the weight scale must be a positive number");
-  requireFitsFile(r.input_path);
-  DataRewriteSummary summary;
-  writeIntoCopy(r.input_path, r.output_path, r.overwrite, "with simulated data",
-                [&](const std::string& copy) { summary = GroupWriter(r, copy).run(); });
-  return summary;
-}
-
-double uvfitsStokesIWeightSum(const std::string& path, int field_id) {
-  requireFitsFile(path);
-  UvfitsHandle file(path);
-  UvfitsLayout layout = readUvfitsLayout(file);
-  const std::vector<GroupParams> params = readAllParams(file, layout);
+double weightSumOf(UvfitsHandle& file, const UvfitsLayout& layout,
+                   const std::vector<GroupParams>& params, int field_id) {
   std::vector<std::size_t> hands;
   for (std::size_t k = 0; k < layout.nstokes; ++k)
     if (isParallelHand(layout.correlations[k]))
@@ -223,12 +206,35 @@ double uvfitsStokesIWeightSum(const std::string& path, int field_id) {
   return sum;
 }
 
-std::vector<FieldInfo> uvfitsFields(const std::string& path, int& first_with_data) {
+}  // namespace
+
+DataRewriteSummary rewriteUvfitsData(const DataRewriteRequest& r) {
+  if (!r.sky)
+    throw InputError(r.output_path, "no sky model to predict the data from");
+  if (!(r.weight_scale > 0.0) || !std::isfinite(r.weight_scale))
+    throw InputError(r.output_path, "the weight scale must be a positive number");
+  requireFitsFile(r.input_path);
+  DataRewriteSummary summary;
+  writeIntoCopy(r.input_path, r.output_path, r.overwrite, "with simulated data",
+                [&](const std::string& copy) { summary = GroupWriter(r, copy).run(); });
+  return summary;
+}
+
+double uvfitsStokesIWeightSum(const std::string& path, int field_id) {
   requireFitsFile(path);
   UvfitsHandle file(path);
   UvfitsLayout layout = readUvfitsLayout(file);
+  const std::vector<GroupParams> params = readAllParams(file, layout);
+  return weightSumOf(file, layout, params, field_id);
+}
+
+UvfitsObservation readUvfitsObservation(const std::string& path) {
+  requireFitsFile(path);
+  UvfitsHandle file(path);
+  UvfitsLayout layout = readUvfitsLayout(file);
+  const std::vector<GroupParams> params = readAllParams(file, layout);
   int first = std::numeric_limits<int>::max(), last = 0;
-  for (const GroupParams& p : readAllParams(file, layout)) {
+  for (const GroupParams& p : params) {
     const int field = layout.fieldIndex(p.source);
     last = std::max(last, field);
     if (p.antenna1 != p.antenna2)
@@ -236,8 +242,11 @@ std::vector<FieldInfo> uvfitsFields(const std::string& path, int& first_with_dat
   }
   if (first == std::numeric_limits<int>::max())
     throw InputError(path, "holds no cross-correlation groups");
-  first_with_data = first;
-  return layout.fields(last + 1);
+  UvfitsObservation o;
+  o.fields = layout.fields(last + 1);
+  o.first_field = first;
+  o.weight_sum = weightSumOf(file, layout, params, first);
+  return o;
 }
 
 }  // namespace apertura

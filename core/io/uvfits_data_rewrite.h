@@ -23,9 +23,15 @@ DataRewriteSummary rewriteUvfitsData(const DataRewriteRequest& request);
 // field when negative), as stokesIWeightSum does for a Measurement Set.
 double uvfitsStokesIWeightSum(const std::string& path, int field_id = -1);
 
-// The file's fields as its reader reports them (one per SU row, else one per SOURCE value up to
-// the highest in use, all at the header's position); `first_with_data` is set to the lowest field
-// index of its cross-correlation groups (the field imaging picks first).
-std::vector<FieldInfo> uvfitsFields(const std::string& path, int& first_with_data);
+// What `simulate --like` needs of a UVFITS observation, read in one pass over its groups: the
+// fields as its reader reports them (one per SU row, else one per SOURCE value up to the highest
+// in use, all at the header's position), the lowest field index of its cross-correlation groups
+// (the field imaging picks first) and that field's Stokes I weight sum.
+struct UvfitsObservation {
+  std::vector<FieldInfo> fields;
+  int first_field = 0;
+  double weight_sum = 0.0;
+};
+UvfitsObservation readUvfitsObservation(const std::string& path);
 
 }  // namespace apertura

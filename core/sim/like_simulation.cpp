@@ -25,17 +25,22 @@ namespace {
 struct Observation {
   bool uvfits = false;
   std::vector<FieldInfo> fields;
-  int first_field = 0;  // the lowest field of the data (what imaging picks by default)
+  int first_field = 0;      // the lowest field of the data (what imaging picks by default)
+  double weight_sum = 0.0;  // its Stokes I weight sum
 };
 
 Observation readObservation(const std::string& path) {
   Observation o;
   o.uvfits = detectDatasetFormat(path) == DatasetFormat::kUvfits;
   if (o.uvfits) {
-    o.fields = uvfitsFields(path, o.first_field);
+    UvfitsObservation u = readUvfitsObservation(path);
+    o.fields = std::move(u.fields);
+    o.first_field = u.first_field;
+    o.weight_sum = u.weight_sum;
   } else {
     o.fields = readMsMetadata(path).fields;
     o.first_field = firstFieldWithData(path);
+    o.weight_sum = stokesIWeightSum(path, o.first_field);
   }
   return o;
 }
@@ -131,8 +136,7 @@ LikeSimulationOutcome simulateLike(const LikeSimulationRequest& r) {
   for (double v : image.pixels)
     out.total_flux_jy += std::isnan(v) ? 0.0 : v;
 
-  const double weight_sum = observation.uvfits ? uvfitsStokesIWeightSum(r.like, first_field)
-                                               : stokesIWeightSum(r.like, first_field);
+  const double weight_sum = observation.weight_sum;
   if (!(weight_sum > 0.0))
     throw InputError(r.like, "no unflagged cross-correlation sample has a positive weight");
   if (r.snr) {

@@ -215,9 +215,10 @@ class TestSimulateLikeUvfits : public QObject {
     const std::string like = mojave();
     if (like.empty())
       QSKIP("../shared/data/vlba_mojave is absent");
-    int first = -1;
-    const std::vector<FieldInfo> fields = uvfitsFields(like, first);
-    QCOMPARE(first, 0);
+    const UvfitsObservation observation = readUvfitsObservation(like);
+    const std::vector<FieldInfo>& fields = observation.fields;
+    QCOMPARE(observation.first_field, 0);
+    QCOMPARE(observation.weight_sum, uvfitsStokesIWeightSum(like, 0));
     sim::LikeSimulationRequest r;
     r.like = like;
     r.image = pointImage(fields[0].ra_rad, fields[0].dec_rad, kFlux);

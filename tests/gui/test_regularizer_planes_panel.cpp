@@ -105,6 +105,11 @@ class TestRegularizerPlanesPanel : public QObject {
     QCOMPARE(m, QString("Invalid: L1 λ must be a number ≥ 0, or auto"));
     QVERIFY(l1->toolTip().contains("L1 λ"));
     QVERIFY(!l1->styleSheet().isEmpty());
+    const QString shot = apertura::testing::artifact("negative-lambda.png");
+    if (!shot.isEmpty()) {
+      panel.resize(420, 900);
+      QVERIFY(panel.grab().save(shot));
+    }
     l1->setText("0.5");
     QVERIFY(panel.settings(cubeProject()));
     QVERIFY(l1->styleSheet().isEmpty());

@@ -171,6 +171,10 @@ class TestRunStatus : public QObject {
     status.addIterations({third});
     QCOMPARE(status.percent(), 30);
     QVERIFY2(status.text().contains("Paused · 30%"), qPrintable(status.text()));
+    if (const QString shot = artifact("run-status-paused.png"); !shot.isEmpty()) {
+      status.resize(700, 30);
+      QVERIFY(status.grab().save(shot));
+    }
     status.setPaused(false);
     // The median of {1, 1, 30} s times the 7 iterations left.
     QVERIFY2(status.text().contains("30% · ETA 0:07"), qPrintable(status.text()));

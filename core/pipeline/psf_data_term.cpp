@@ -1,5 +1,6 @@
 #include "core/pipeline/psf_data_term.h"
 
+#include <cmath>
 #include <complex>
 
 namespace apertura::pipeline {
@@ -18,7 +19,8 @@ template <typename T>
 std::vector<double> doubledPsf(const imaging::ImageGeometry& g,
                                const imaging::OperatorSettings& settings,
                                const imaging::BackendRequest& backend, ChunkSequence& chunks,
-                               const SumOverProcesses& sum) {
+                               const SumOverProcesses& sum,
+                               const std::function<double(double)>& factor) {
   const imaging::ImageGeometry g2{2 * g.nx, 2 * g.ny, g.cell_l, g.cell_m};
   imaging::OperatorSettings s = settings;
   s.w_stacking = false;
@@ -28,6 +30,11 @@ std::vector<double> doubledPsf(const imaging::ImageGeometry& g,
   chunks.forEach([&](const VisibilityChunk& c, std::size_t) {
     const imaging::UvwBlock block = imaging::UvwBlock::of(c);
     ones.assign(block.numSamples(), std::complex<T>(1));
+    if (factor) {
+      const std::size_t channels = c.num_channels();
+      for (std::size_t k = 0; k < ones.size(); ++k)
+        ones[k] = std::complex<T>(T(factor(c.frequencies_hz[k % channels])));
+    }
     auto plan = op->planBlock(block);
     op->gridBlock(*plan, ones.data(), c.weights.data());
   });
@@ -46,13 +53,28 @@ std::shared_ptr<rml::PsfChi2Term> fasterPsfTerm(const std::shared_ptr<rml::DataT
                                                 const imaging::ImageGeometry& g,
                                                 const imaging::OperatorSettings& settings,
                                                 const imaging::BackendRequest& backend,
-                                                ChunkSequence& chunks,
-                                                const SumOverProcesses& sum) {
-  const std::vector<double> psf = doubledPsf<T>(g, settings, backend, chunks, sum);
-  auto term = std::make_shared<rml::PsfChi2Term>(exact, g.nx, g.ny, psf, settings.threads);
+                                                ChunkSequence& chunks, const SumOverProcesses& sum,
+                                                const rml::SpectrumBand* band) {
+  std::shared_ptr<rml::PsfChi2Term> term;
+  if (band != nullptr) {
+    const rml::SpectrumBand b = *band;
+    const auto psf = [&](double low_power, double high_power) {
+      return doubledPsf<T>(g, settings, backend, chunks, sum,
+                           [b, low_power, high_power](double hz) {
+                             const double t = b.position(hz);
+                             return std::pow(1.0 - t, low_power) * std::pow(t, high_power);
+                           });
+    };
+    term = std::make_shared<rml::PsfChi2Term>(
+        exact, g.nx, g.ny, std::vector<std::vector<double>>{psf(2, 0), psf(1, 1), psf(0, 2)},
+        settings.threads);
+  } else {
+    term = std::make_shared<rml::PsfChi2Term>(
+        exact, g.nx, g.ny, doubledPsf<T>(g, settings, backend, chunks, sum), settings.threads);
+  }
   // The anchor was one pass of the exact term (its stage times); then one PSF-mode evaluation.
   const double exact_seconds = totalSeconds(term->takeStageTimes());
-  std::vector<double> image(g.numPixels(), 0.0), gradient(image.size(), 0.0);
+  std::vector<double> image(exact->numPixels(), 0.0), gradient(image.size(), 0.0);
   term->evaluate(image.data(), gradient.data(), 1.0);
   const double psf_seconds = totalSeconds(term->takeStageTimes());
   // In a distributed run every rank must decide alike: the times are summed over ranks.
@@ -65,18 +87,20 @@ std::shared_ptr<rml::PsfChi2Term> fasterPsfTerm(const std::shared_ptr<rml::DataT
 template std::vector<double> doubledPsf<float>(const imaging::ImageGeometry&,
                                                const imaging::OperatorSettings&,
                                                const imaging::BackendRequest&, ChunkSequence&,
-                                               const SumOverProcesses&);
+                                               const SumOverProcesses&,
+                                               const std::function<double(double)>&);
 template std::vector<double> doubledPsf<double>(const imaging::ImageGeometry&,
                                                 const imaging::OperatorSettings&,
                                                 const imaging::BackendRequest&, ChunkSequence&,
-                                                const SumOverProcesses&);
+                                                const SumOverProcesses&,
+                                                const std::function<double(double)>&);
 template std::shared_ptr<rml::PsfChi2Term> fasterPsfTerm<float>(
     const std::shared_ptr<rml::DataTerm>&, const imaging::ImageGeometry&,
     const imaging::OperatorSettings&, const imaging::BackendRequest&, ChunkSequence&,
-    const SumOverProcesses&);
+    const SumOverProcesses&, const rml::SpectrumBand*);
 template std::shared_ptr<rml::PsfChi2Term> fasterPsfTerm<double>(
     const std::shared_ptr<rml::DataTerm>&, const imaging::ImageGeometry&,
     const imaging::OperatorSettings&, const imaging::BackendRequest&, ChunkSequence&,
-    const SumOverProcesses&);
+    const SumOverProcesses&, const rml::SpectrumBand*);
 
 }  // namespace apertura::pipeline

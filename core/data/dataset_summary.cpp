@@ -48,6 +48,22 @@ double DatasetSummary::minFrequencyHz() const {
   return std::isfinite(f) ? f : 0.0;
 }
 
+double fractionalBandwidth(const std::vector<SpectralWindowInfo>& windows,
+                           const std::vector<int>& selected) {
+  double lo = std::numeric_limits<double>::infinity(), hi = 0.0;
+  for (const auto& spw : windows) {
+    if (!selected.empty() && std::find(selected.begin(), selected.end(), spw.id) == selected.end())
+      continue;
+    for (double hz : {spw.first_channel_hz, spw.last_channel_hz}) {
+      if (hz > 0.0) {
+        lo = std::min(lo, hz);
+        hi = std::max(hi, hz);
+      }
+    }
+  }
+  return hi > lo ? 2.0 * (hi - lo) / (hi + lo) : 0.0;
+}
+
 void deriveImagingSuggestions(DatasetSummary& s) {
   const double fmax = s.maxFrequencyHz();
   const double fmin = s.minFrequencyHz();

@@ -95,6 +95,11 @@ struct DatasetSummary {
   double minFrequencyHz() const;  // lowest positive channel frequency; 0 without windows
 };
 
+// The span of the channel frequencies of `windows` (those whose id is in `selected`; empty:
+// all) over their midpoint; 0 for one frequency or none.
+double fractionalBandwidth(const std::vector<SpectralWindowInfo>& windows,
+                           const std::vector<int>& selected);
+
 // Fills the baselines in wavelengths and the imaging suggestions from the baselines, frequencies
 // and dish diameter already in `s`. Readers call it last.
 void deriveImagingSuggestions(DatasetSummary& s);

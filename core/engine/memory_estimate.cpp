@@ -122,6 +122,11 @@ bool optimizerOnDevice(const project::ProjectSettings& s, bool deterministic_red
   return o.method == project::OptimizerMethod::Fista;
 }
 
+bool linearSpectrumModel(const project::ProjectSettings& s, const DataVolume& data) {
+  return project::wantsLinearSpectrum(s.imaging, data.fractional_band) && !s.imaging.w_stacking &&
+         !data.deterministic_reduction;
+}
+
 std::uint64_t imagePlanes(const project::ProjectSettings& s, const DataVolume& data) {
   if (s.imaging.spectral_mode != project::SpectralMode::Cube)
     return 1;
@@ -171,7 +176,18 @@ MemoryEstimate estimateMemory(const project::ProjectSettings& s, const DataVolum
   // Every image buffer and the optimizer's vectors hold all planes of a cube.
   const std::uint64_t planes = imagePlanes(s, data);
   e.image_bytes = kImageBuffers * planes * pixels * sizeof(double);
-  const OptimizerMemory optimizer = optimizerMemory(s, planes * pixels);
+  // A linear spectrum's model has two planes, and a second operator (its grids) for the second.
+  const std::uint64_t parameters =
+      linearSpectrumModel(s, data) ? 2 * planes * pixels : planes * pixels;
+  if (parameters > planes * pixels) {
+    e.grid_bytes += padded(im.nx) * padded(im.ny) * grid_cell_bytes;
+    e.image_bytes += kImageBuffers * pixels * sizeof(double);
+    // Its PSF mode holds three kernels (real half spectra of the doubled image) and the two
+    // planes' complex spectra instead of one kernel.
+    if (cross_validates && !im.w_stacking)
+      e.grid_bytes += 2 * 2 * pixels * 8 + 2 * 2 * pixels * 16;
+  }
+  const OptimizerMemory optimizer = optimizerMemory(s, parameters);
   e.optimizer_on_device = optimizerOnDevice(s, data.deterministic_reduction);
   // A distributed run on the device forms each process's partial gradient there and sums it over
   // processes through a copy on the host (rml::ResidentProcessSum).

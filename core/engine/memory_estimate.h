@@ -17,7 +17,14 @@ struct DataVolume {
   // sum with the deterministic reduction (--deterministic-reduction) change what it holds.
   int processes = 1;
   bool deterministic_reduction = false;
+  // The selected channels' span over their mean frequency (fractionalBandwidth; 0: unknown), for
+  // imaging.mfs_spectrum auto.
+  double fractional_band = 0.0;
 };
+
+// Whether an MFS run's model has a linear spectrum (two planes and two operators): the same rule
+// as the pipeline's (pipeline/linear_spectrum.h), from the volume's band.
+bool linearSpectrumModel(const project::ProjectSettings& settings, const DataVolume& data);
 
 // Image planes of a run: 1 for MFS; for imaging.spectral_mode cube, channels_per_plane groups of
 // each window's channels (an upper bound when windows differ in width).

@@ -43,7 +43,8 @@ std::unique_ptr<Fold> makeFold(const project::ProjectSettings& s, const RunData&
   fold->objective =
       std::make_unique<rml::ObjectiveFunction>(numbers / std::size_t(recipe.planes), recipe.planes);
   fold->objective->add(fold->train.term, {fold->weights.data, 0, false, recipe.planes});
-  fold->auto_terms = addRegularizers(*fold->objective, s, fold->weights, recipe.regularizer);
+  fold->auto_terms = addRegularizers(*fold->objective, s, fold->weights, recipe.regularizer,
+                                     recipe.regularizer_share);
   return fold;
 }
 

@@ -4,6 +4,7 @@
 
 #include "core/engine/rank_agreement.h"
 #include "core/pipeline/cube_stages.h"
+#include "core/pipeline/linear_spectrum.h"
 #include "core/pipeline/pipeline_stages.h"
 #include "core/pipeline/regularizer_factory.h"
 #include "core/pipeline/run_diagnosis.h"
@@ -134,6 +135,20 @@ void publishImage(engine::RunContext& ctx, const std::string& name, int iteratio
 void publishImage(engine::RunContext& ctx, const std::string& name, int iteration,
                   const ImagingProducts& p, const double* pixels, const std::string& unit) {
   publish(ctx, name, iteration, p, pixels, unit);
+}
+
+}  // namespace apertura::pipeline
+
+namespace apertura::pipeline {
+
+void publishModel(engine::RunContext& ctx, int iteration, const ImagingProducts& p,
+                  const std::vector<double>& parameters) {
+  if (hasLinearSpectrum(p, parameters.size())) {
+    const std::vector<double> sky = skyAtImageFrequency(p, parameters);
+    publishImage(ctx, "model", iteration, p, sky.data(), "Jy/pixel");
+    return;
+  }
+  publishImage(ctx, "model", iteration, p, parameters.data(), "Jy/pixel");
 }
 
 }  // namespace apertura::pipeline

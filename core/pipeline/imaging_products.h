@@ -40,6 +40,13 @@ struct ImagingProducts {
   std::vector<double> plane_bandwidths_hz;
   std::vector<imaging::CleanBeam> plane_beams;
 
+  // A linear-spectrum MFS model (imaging.mfs_spectrum): the lowest and highest imaged channel
+  // frequency, whose skies the optimizer's two planes are (empty: a flat spectrum). While the
+  // optimizer runs `model` holds both planes; the restore stage leaves in it the sky at
+  // frequency_hz and moves the two planes to `band_model` (Jy/pixel, low then high).
+  std::vector<double> band_edges_hz;
+  std::vector<double> band_model;
+
   // Per chunk, only when a project writes them back to a Measurement Set column.
   std::vector<std::vector<std::complex<float>>> model_visibilities;
   std::vector<std::vector<std::complex<float>>> residual_visibilities;

@@ -23,6 +23,18 @@ void writeModelFits(const ImagingProducts& p, const std::string& path) {
   img.bunit = "JY/PIXEL";
   img.object = p.object;
   img.telescope = p.telescope;
+  if (p.band_model.size() == 2 * npix && p.band_edges_hz.size() == 2) {
+    // A linear spectrum's two planes (the sky at the band's ends): continuing the run starts
+    // from both, and any other run from either (a one-plane model for the rest).
+    FitsCube c;
+    c.header = img;
+    c.planes = 2;
+    c.pixels = p.band_model;
+    c.frequencies_hz = p.band_edges_hz;
+    c.bandwidths_hz = {p.bandwidth_hz, p.bandwidth_hz};
+    writeFitsCube(path, c, FitsPixelType::Float64);
+    return;
+  }
   if (planes == 1) {
     img.pixels = p.model;
     writeFitsImage(path, img, FitsPixelType::Float64);

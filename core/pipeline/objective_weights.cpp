@@ -84,8 +84,8 @@ ObjectiveWeights objectiveWeights(const project::ProjectSettings& s, const RunDa
 
 std::vector<AutoTerm> addRegularizers(rml::ObjectiveFunction& objective,
                                       const project::ProjectSettings& s,
-                                      const ObjectiveWeights& weights,
-                                      const RegularizerMaker& make) {
+                                      const ObjectiveWeights& weights, const RegularizerMaker& make,
+                                      double share) {
   std::vector<AutoTerm> auto_terms;
   for (std::size_t i = 0; i < s.regularizers.size(); ++i) {
     const auto& r = s.regularizers[i];
@@ -96,9 +96,9 @@ std::vector<AutoTerm> addRegularizers(rml::ObjectiveFunction& objective,
     // Every positivity setting (projection, log, softplus) keeps the image >= 0.
     if (s.optimizer.positivity != project::Positivity::None)
       term->restrictToNonNegative();
-    options.lambda = r.lambda.value_or(0.0) * weights.fixedScale(r.type);
+    options.lambda = share * r.lambda.value_or(0.0) * weights.fixedScale(r.type);
     if (!r.lambda)
-      auto_terms.push_back({objective.numTerms(), weights.normalisedScale(r.type)});
+      auto_terms.push_back({objective.numTerms(), share * weights.normalisedScale(r.type)});
     objective.add(std::move(term), options);
   }
   return auto_terms;

@@ -60,10 +60,12 @@ void setLambdas(rml::ObjectiveFunction& objective, const std::vector<AutoTerm>& 
 // returned list.
 using RegularizerMaker =
     std::function<std::shared_ptr<rml::ObjectiveTerm>(std::size_t index, rml::TermOptions&)>;
+// `share` multiplies every regularizer's weight: a linear-spectrum model's two planes each carry
+// half of a term (1/2), so that a flat spectrum is regularized as its one-plane image would be.
 std::vector<AutoTerm> addRegularizers(rml::ObjectiveFunction& objective,
                                       const project::ProjectSettings& s,
-                                      const ObjectiveWeights& weights,
-                                      const RegularizerMaker& make);
+                                      const ObjectiveWeights& weights, const RegularizerMaker& make,
+                                      double share = 1.0);
 
 // Chooses the chunks a data term reads from each of the run's chunk sequences (the MFS image's,
 // or each cube plane's): the sequence itself, or a cross-validation fold's part of it. The
@@ -85,6 +87,7 @@ struct SelectedData {
 // the data term over selected chunks, then the regularizers as addRegularizers makes them.
 struct ObjectiveRecipe {
   int planes = 1;
+  double regularizer_share = 1.0;  // addRegularizers' share
   double beam_area_pixels = 1.0;
   double uv_cell_wavelengths = 0.0;  // the image's uv cell, 1 / field of view
   std::function<SelectedData(const SelectChunks&)> data;

@@ -39,6 +39,8 @@ struct RunData {
   std::size_t scatter_pairs = 0;
   double duplicate_fraction = 0.0;  // rows repeating another of their chunk
   double max_uv_wavelengths = 0.0;
+  // The lowest and highest imaged channel frequency (centres) over every rank.
+  double min_frequency_hz = 0.0, max_frequency_hz = 0.0;
   // |CHAN_WIDTH| of each spectral window of the file, by id (0: not given), for the bandwidth of
   // the image or of each cube plane.
   std::vector<double> channel_widths_hz;
@@ -82,5 +84,9 @@ void publishImage(engine::RunContext& ctx, const std::string& name, int iteratio
                   const ImagingProducts& p, const float* pixels, const std::string& unit);
 void publishImage(engine::RunContext& ctx, const std::string& name, int iteration,
                   const ImagingProducts& p, const double* pixels, const std::string& unit);
+// Publishes the optimizer's parameters as the model image: a linear-spectrum model's two planes
+// as the sky at the image's frequency.
+void publishModel(engine::RunContext& ctx, int iteration, const ImagingProducts& p,
+                  const std::vector<double>& parameters);
 
 }  // namespace apertura::pipeline

@@ -68,6 +68,7 @@ engine::MemoryEstimate estimateFor(const project::ProjectSettings& s, const Sour
   volume.spectral_windows = std::max<int>(
       1, static_cast<int>(s.data.spectral_windows.empty() ? info.spectral_windows.size()
                                                           : s.data.spectral_windows.size()));
+  volume.fractional_band = fractionalBandwidth(info.spectral_windows, s.data.spectral_windows);
   return engine::estimateMemory(s, volume, engine::physicalMemoryBytes());
 }
 
@@ -317,6 +318,8 @@ void readStage(engine::RunContext& ctx, RunData& data, ImagingProducts& out) {
   data.tracked.reset(engine::MemoryCategory::Visibilities, bytes);
   // metres -> wavelengths at the highest frequency: the longest uv distance the grid must hold.
   data.max_uv_wavelengths *= fmax / 299792458.0;
+  data.min_frequency_hz = std::isfinite(fmin) ? fmin : 0.0;
+  data.max_frequency_hz = fmax;
   out.rows = rows;
   out.frequency_hz = fsum / double(nf);
   out.bandwidth_hz = std::isfinite(edge_lo) ? edge_hi - edge_lo : 0.0;

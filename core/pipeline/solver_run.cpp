@@ -191,7 +191,7 @@ void runSolver(engine::RunContext& ctx, const RunData& data, rml::ObjectiveFunct
     out.metrics.push_back(m);
     if (throttle.due(r.iteration) && recorder.lastPoint().size() == n) {
       mapped.toImage(recorder.lastPoint().data(), image.data());
-      publishImage(ctx, "model", m.iteration, out, image.data(), "Jy/pixel");
+      publishModel(ctx, m.iteration, out, image);
     }
     if (data.distributed()) {
       // Every rank agrees here, so all stop at the same iteration (no pausing: the ranks
@@ -218,7 +218,7 @@ void runSolver(engine::RunContext& ctx, const RunData& data, rml::ObjectiveFunct
   mapped.toImage(result.x.data(), out.model.data());
   out.iterations = result.iterations + pass.iteration_offset;
   out.stop_reason = rml::toString(result.reason);
-  publishImage(ctx, "model", out.iterations, out, out.model.data(), "Jy/pixel");
+  publishModel(ctx, out.iterations, out, out.model);
 }
 
 }  // namespace apertura::pipeline

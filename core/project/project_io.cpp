@@ -17,6 +17,8 @@ ProjectSettings defaultProject() {
   // best lambda of a sweep, or better, on most cases of bench_fidelity, and at low SNR it keeps
   // the image from fitting the noise where a fixed lambda of 1 does not (docs/fidelity.md).
   s.regularizers = {{"l1", std::nullopt, false, {}}};
+  // A wide band's spectral slopes leave rings in a flat MFS model (docs/regularization.md).
+  s.imaging.mfs_spectrum = MfsSpectrum::Auto;
   return s;
 }
 

@@ -58,6 +58,9 @@ struct ImagingSettings {
   // mixes spectral windows; each plane has its own weighting, PSF and clean beam).
   SpectralMode spectral_mode = SpectralMode::Mfs;
   int channels_per_plane = 1;
+  // MFS: the model's spectrum across the band (flat for files that do not say; a new project is
+  // auto, defaultProject()).
+  MfsSpectrum mfs_spectrum = MfsSpectrum::Flat;
 };
 
 struct RegularizerSettings {
@@ -190,6 +193,23 @@ struct ProjectSettings {
 // A default project: Briggs 0.5, 512^2, L-BFGS, the normalised objective with L1 at an automatic
 // (cross-validated) lambda.
 ProjectSettings defaultProject();
+
+// The smallest span of the imaged channels, relative to their mean frequency, at which
+// imaging.mfs_spectrum auto fits a linear spectrum. A spectral index alpha changes the flux by
+// about alpha times this across such a band: 5 % of the peak for alpha 1 (synchrotron), 12 % for
+// dust's 2.5, far above the noise of an image with a dynamic range of a hundred or more, and a
+// flat model puts that mismatch into rings (docs/regularization.md). CASA's guidance for nterms 2
+// is of the same order (10 %, less at high dynamic range).
+constexpr double kLinearSpectrumBand = 0.05;
+
+// Whether an MFS model has a linear spectrum on a band of this fractional width (before what
+// the run may rule out: w-stacking, the deterministic reduction).
+inline bool wantsLinearSpectrum(const ImagingSettings& im, double fractional_band) {
+  if (im.spectral_mode != SpectralMode::Mfs)
+    return false;
+  return im.mfs_spectrum == MfsSpectrum::Linear ||
+         (im.mfs_spectrum == MfsSpectrum::Auto && fractional_band >= kLinearSpectrumBand);
+}
 
 // True when some regularizer's lambda is "auto": a lambda path (regularization.method) runs
 // before the optimizer.max_iterations of the final run, and copies data for cross-validation.

@@ -123,6 +123,13 @@ void validateProject(const ProjectSettings& s) {
         s.output.write_model_column ? "output.write_model_column" : "output.write_residual_column",
         "writing visibilities back is not available for imaging.spectral_mode cube");
   }
+  if (im.mfs_spectrum == MfsSpectrum::Linear) {
+    require(!cube, "imaging.mfs_spectrum",
+            "linear is a spectrum of an MFS model; a cube has a plane per channel group (use "
+            "flat or auto with spectral_mode cube)");
+    require(!im.w_stacking, "imaging.mfs_spectrum",
+            "linear cannot be combined with imaging.w_stacking yet (use flat)");
+  }
 
   for (std::size_t i = 0; i < s.regularizers.size(); ++i) {
     const auto& r = s.regularizers[i];

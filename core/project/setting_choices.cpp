@@ -19,6 +19,15 @@ const std::vector<ChoiceName<project::SpectralMode>>& choiceTable<project::Spect
 }
 
 template <>
+const std::vector<ChoiceName<project::MfsSpectrum>>& choiceTable<project::MfsSpectrum>() {
+  static const std::vector<ChoiceName<project::MfsSpectrum>> t = {
+      {project::MfsSpectrum::Flat, "flat"},
+      {project::MfsSpectrum::Linear, "linear"},
+      {project::MfsSpectrum::Auto, "auto"}};
+  return t;
+}
+
+template <>
 const std::vector<ChoiceName<project::OptimizerMethod>>& choiceTable<project::OptimizerMethod>() {
   using M = project::OptimizerMethod;
   static const std::vector<ChoiceName<M>> t = {

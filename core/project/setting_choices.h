@@ -17,6 +17,10 @@ using imaging::Backend;
 enum class Precision { Float, Double };
 // mfs: one image of every selected channel; cube: one plane per group of channels.
 enum class SpectralMode { Mfs, Cube };
+// The spectrum of an MFS model: flat (one image for every channel) or linear in frequency across
+// the band (the sky at the lowest and the highest imaged frequency, as nterms 2); auto: linear
+// when the imaged channels span at least 5 % of their mean frequency.
+enum class MfsSpectrum { Flat, Linear, Auto };
 // Plugin: an optimizer of a loaded plugin, named by OptimizerSettings::plugin_method.
 enum class OptimizerMethod { Lbfgs, CgFr, CgPr, CgHs, CgDy, CgHz, Fista, Sdmm, Plugin };
 enum class Positivity { None, Projection, Softplus, Log };
@@ -47,6 +51,8 @@ template <>
 const std::vector<ChoiceName<project::Precision>>& choiceTable<project::Precision>();
 template <>
 const std::vector<ChoiceName<project::SpectralMode>>& choiceTable<project::SpectralMode>();
+template <>
+const std::vector<ChoiceName<project::MfsSpectrum>>& choiceTable<project::MfsSpectrum>();
 template <>
 const std::vector<ChoiceName<project::OptimizerMethod>>& choiceTable<project::OptimizerMethod>();
 template <>

@@ -152,6 +152,12 @@ IfSection<S, ImagingSettings> visitFields(S& i, F&& f) {
     i.spectral_mode);
   f(Field("channels_per_plane", "adjacent channels per cube plane").atLeast(1),
     i.channels_per_plane);
+  f(Field("mfs_spectrum",
+          "mfs: the model's spectrum; flat: one image for every channel; linear: the sky at "
+          "the band's lowest and highest imaged frequency, interpolated linearly between them "
+          "(as nterms 2; twice the work per iteration); auto (a new project's): linear when the "
+          "imaged channels span at least 5 % of their mean frequency"),
+    i.mfs_spectrum);
 }
 
 template <typename S, typename F>

@@ -84,6 +84,7 @@ ProjectSettings mergePanelEdits(const ProjectSettings& base, const ProjectSettin
   takeIfEdited(s.imaging.spectral_mode, shown.imaging.spectral_mode, edited.imaging.spectral_mode);
   takeIfEdited(s.imaging.channels_per_plane, shown.imaging.channels_per_plane,
                edited.imaging.channels_per_plane);
+  takeIfEdited(s.imaging.mfs_spectrum, shown.imaging.mfs_spectrum, edited.imaging.mfs_spectrum);
   takeIfEdited(s.data.mode, shown.data.mode, edited.data.mode);
   takeIfEdited(s.weighting.scheme, shown.weighting.scheme, edited.weighting.scheme);
   takeIfEdited(s.weighting.robust, shown.weighting.robust, edited.weighting.robust);

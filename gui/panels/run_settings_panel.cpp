@@ -415,6 +415,8 @@ void RunSettingsPanel::refresh() {
     volume.spectral_windows = static_cast<int>(std::max<std::size_t>(
         1, s->data.spectral_windows.empty() ? dataset_->spectral_windows.size()
                                             : s->data.spectral_windows.size()));
+    volume.fractional_band =
+        fractionalBandwidth(dataset_->spectral_windows, s->data.spectral_windows);
   }
   spectral_->setPlaneCount(dataset_ && s->imaging.spectral_mode == project::SpectralMode::Cube
                                ? static_cast<int>(engine::imagePlanes(*s, volume))

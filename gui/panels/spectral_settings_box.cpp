@@ -20,6 +20,7 @@ const char* const kSpectralTerms[] = {"tv-spectral", "tsv-spectral"};
 SpectralSettingsBox::SpectralSettingsBox(QWidget* parent)
     : QGroupBox(tr("Spectral"), parent),
       mode_(new QComboBox(this)),
+      spectrum_(new QComboBox(this)),
       channels_(new QSpinBox(this)),
       planes_(new QLabel(this)) {
   setObjectName("spectral-settings");
@@ -32,12 +33,23 @@ SpectralSettingsBox::SpectralSettingsBox(QWidget* parent)
   mode_->setToolTip(
       tr("MFS images every selected channel into one image; a cube images groups of adjacent "
          "channels as planes (never mixing spectral windows), all planes jointly"));
+  spectrum_->setObjectName("mfs-spectrum");
+  // Item data are the project's imaging.mfs_spectrum values.
+  spectrum_->addItem(tr("Auto (linear on a wide band)"), "auto");
+  spectrum_->addItem(tr("Flat"), "flat");
+  spectrum_->addItem(tr("Linear (sky at both band edges)"), "linear");
+  spectrum_->setToolTip(
+      tr("How the MFS model's brightness may change across the band. Flat: one image for every "
+         "channel. Linear: the sky at the lowest and highest frequency, interpolated between "
+         "them (as nterms 2), so sources with a spectral index leave no rings; twice the work "
+         "per iteration. Auto: linear when the channels span at least 5 % of their frequency."));
   channels_->setRange(1, 65536);
   channels_->setValue(1);
   channels_->setToolTip(
       tr("Adjacent channels of one spectral window imaged together as one cube plane"));
   auto* form = new QFormLayout(this);
   form->addRow(tr("Mode"), mode_);
+  form->addRow(tr("MFS spectrum"), spectrum_);
   form->addRow(tr("Channels per plane"), channels_);
   form->addRow(QString(), planes_);
   const std::pair<const char*, QString> titles[] = {{"tv-spectral", tr("TV across planes λ")},
@@ -60,6 +72,7 @@ SpectralSettingsBox::SpectralSettingsBox(QWidget* parent)
     updateEnabled();
     emit changed();
   });
+  connect(spectrum_, &QComboBox::currentIndexChanged, this, &SpectralSettingsBox::changed);
   connect(channels_, qOverload<int>(&QSpinBox::valueChanged), this, &SpectralSettingsBox::changed);
   updateEnabled();
 }
@@ -81,6 +94,7 @@ QString SpectralSettingsBox::planeCountText() const {
 void SpectralSettingsBox::updateEnabled() {
   const bool cube = mode_->currentData().toString() == "cube";
   channels_->setEnabled(cube);
+  spectrum_->setEnabled(!cube);
   planes_->setVisible(cube && !planes_->text().isEmpty());
   // Plane lists are a cube notion: in MFS they keep their text (for a switch back) but are ignored.
   for (const auto& [type, edit] : plane_edits_)
@@ -103,6 +117,9 @@ bool SpectralSettingsBox::apply(project::ProjectSettings& s, QString* error) con
       project::parseChoice<project::SpectralMode>(mode_->currentData().toString().toStdString())
           .value_or(project::SpectralMode::Mfs);
   s.imaging.channels_per_plane = channels_->value();
+  s.imaging.mfs_spectrum =
+      project::parseChoice<project::MfsSpectrum>(spectrum_->currentData().toString().toStdString())
+          .value_or(project::MfsSpectrum::Flat);
   for (const char* type : kSpectralTerms) {
     QLineEdit* e = lambdas_.at(type);
     bool ok = false;
@@ -137,6 +154,9 @@ void SpectralSettingsBox::load(const project::ProjectSettings& s) {
       mode_->findData(QString::fromStdString(project::choiceName(s.imaging.spectral_mode)));
   mode_->setCurrentIndex(index < 0 ? 0 : index);
   channels_->setValue(s.imaging.channels_per_plane);
+  const int spectrum =
+      spectrum_->findData(QString::fromStdString(project::choiceName(s.imaging.mfs_spectrum)));
+  spectrum_->setCurrentIndex(spectrum < 0 ? 0 : spectrum);
   loaded_.clear();
   for (const char* type : kSpectralTerms) {
     std::optional<double> lambda = 0.0;

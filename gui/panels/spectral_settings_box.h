@@ -16,8 +16,9 @@ namespace apertura::gui {
 
 class PlaneListEdit;
 
-// The spectral side of the run settings: MFS (one image of every selected channel) or a cube
-// (imaging.spectral_mode, imaging.channels_per_plane), and the λ of the regularizers that act
+// The spectral side of the run settings: MFS (one image of every selected channel, with a flat
+// or linear spectrum: imaging.mfs_spectrum) or a cube (imaging.spectral_mode,
+// imaging.channels_per_plane), and the λ of the regularizers that act
 // across the planes of a cube (tv-spectral, tsv-spectral). Their other fields (mask, epsilon)
 // come from the project and pass through unchanged.
 class SpectralSettingsBox : public QGroupBox {
@@ -37,6 +38,7 @@ class SpectralSettingsBox : public QGroupBox {
   void setPlaneCount(int planes);
 
   QComboBox* modeBox() const { return mode_; }
+  QComboBox* mfsSpectrumBox() const { return spectrum_; }
   QSpinBox* channelsPerPlaneBox() const { return channels_; }
   QLineEdit* lambdaEdit(const std::string& type) const;
   // The planes an across-plane term couples (consecutive listed planes; empty: every plane).
@@ -52,6 +54,7 @@ class SpectralSettingsBox : public QGroupBox {
   void updateEnabled();
 
   QComboBox* mode_;
+  QComboBox* spectrum_;  // imaging.mfs_spectrum
   QSpinBox* channels_;
   QLabel* planes_;
   std::map<std::string, QLineEdit*> lambdas_;          // tv-spectral, tsv-spectral

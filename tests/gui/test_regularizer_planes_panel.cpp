@@ -144,6 +144,34 @@ class TestRegularizerPlanesPanel : public QObject {
     QCOMPARE(find(*s, "tv-spectral")->planes, (std::vector<int>{2, 3, 4}));
   }
 
+  // imaging.mfs_spectrum: shown from the project, written back, merged when edited, and
+  // disabled in cube mode (a cube's planes hold the spectrum).
+  void mfsSpectrumShownAndWrittenBack() {
+    RunSettingsPanel panel;
+    auto* box = panel.findChild<SpectralSettingsBox*>();
+    QComboBox* spectrum = box->mfsSpectrumBox();
+    QVERIFY(spectrum && spectrum == panel.findChild<QComboBox*>("mfs-spectrum"));
+    project::ProjectSettings p;
+    p.imaging.mfs_spectrum = apertura::project::MfsSpectrum::Linear;
+    panel.setSettings(p);
+    QCOMPARE(spectrum->currentData().toString(), QString("linear"));
+    QVERIFY(spectrum->isEnabled());
+    const auto shown = panel.settings(p);
+    QVERIFY2(shown, qPrintable(panel.validationMessage()));
+    QCOMPARE(shown->imaging.mfs_spectrum, apertura::project::MfsSpectrum::Linear);
+    spectrum->setCurrentIndex(spectrum->findData("auto"));
+    const auto edited = panel.settings(p);
+    QVERIFY(edited);
+    QCOMPARE(mergePanelEdits(p, *shown, *edited).imaging.mfs_spectrum,
+             apertura::project::MfsSpectrum::Auto);
+    QCOMPARE(mergePanelEdits(p, *shown, *shown).imaging.mfs_spectrum,
+             apertura::project::MfsSpectrum::Linear);
+    box->modeBox()->setCurrentIndex(box->modeBox()->findData("cube"));
+    QVERIFY(!spectrum->isEnabled());
+    panel.setSettings(project::defaultProject());
+    QCOMPARE(spectrum->currentData().toString(), QString("auto"));  // a new project's
+  }
+
   void mergeKeepsEditedPlanes() {
     RunSettingsPanel panel;
     const project::ProjectSettings base = cubeProject();

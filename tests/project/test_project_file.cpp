@@ -42,6 +42,7 @@ ProjectSettings everyFieldSet(const std::string& data_path) {
   s.imaging.precision = Precision::Double;
   s.imaging.grid_accumulation = Precision::Float;
   s.imaging.channels_per_plane = 3;
+  s.imaging.mfs_spectrum = MfsSpectrum::Auto;  // (linear is refused with w_stacking)
   s.regularizers = {{"entropy", 0.01, true, {{"prior", 1e-5}}, {0}},
                     {"tv", 0.002, false, {{"epsilon", 1e-8}, {"weight", 2.0}}}};
   s.optimizer.method = OptimizerMethod::CgHz;
@@ -202,6 +203,10 @@ class TestProjectFile : public QObject {
     QVERIFY(text.find("\"history_memory_gb\": \"auto\"") != std::string::npos);
     QVERIFY(!back.optimizer.history_memory_gb.has_value());
     QVERIFY(back.optimizer.scratch_dir.empty());
+    // A new project fits a linear spectrum on wide bands; a file that does not say is flat.
+    QVERIFY(text.find("\"mfs_spectrum\": \"auto\"") != std::string::npos);
+    QCOMPARE(back.imaging.mfs_spectrum, apertura::project::MfsSpectrum::Auto);
+    QCOMPARE(ImagingSettings{}.mfs_spectrum, apertura::project::MfsSpectrum::Flat);
     // Outside the project folder the path stays absolute.
     s.data.path = "/elsewhere/y.ms";
     QVERIFY(projectToJson(s, base).find("\"/elsewhere/y.ms\"") != std::string::npos);

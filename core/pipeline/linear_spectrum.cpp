@@ -1,0 +1,84 @@
+#include "core/pipeline/linear_spectrum.h"
+
+#include <cmath>
+#include <string>
+
+#include "core/pipeline/pipeline_stages.h"
+#include "core/util/input_error.h"
+#include "core/util/number_text.h"
+
+namespace apertura::pipeline {
+namespace {
+
+rml::SpectrumBand bandOf(const ImagingProducts& p) {
+  return {p.band_edges_hz.at(0), p.band_edges_hz.at(1)};
+}
+
+// Why the linear model cannot serve this run (empty: it can).
+std::string unavailableBecause(const project::ProjectSettings& s, const RunData& data) {
+  if (s.imaging.w_stacking)
+    return "imaging.w_stacking";
+  if (data.comm->deterministic())
+    return "the deterministic reduction";
+  return {};
+}
+
+}  // namespace
+
+std::optional<rml::SpectrumBand> linearSpectrumBand(engine::RunContext& ctx, const RunData& data) {
+  const project::ProjectSettings& s = ctx.settings();
+  const project::MfsSpectrum choice = s.imaging.mfs_spectrum;
+  const rml::SpectrumBand band{data.min_frequency_hz, data.max_frequency_hz};
+  const double mean = 0.5 * (band.low_hz + band.high_hz);
+  const double span = mean > 0.0 ? (band.high_hz - band.low_hz) / mean : 0.0;
+  if (!project::wantsLinearSpectrum(s.imaging, span))
+    return std::nullopt;
+  if (!(band.high_hz > band.low_hz)) {  // linear on one frequency: nothing to fit a slope to
+    ctx.observer().progress(0.0,
+                            "imaging.mfs_spectrum linear: the imaged channels share one "
+                            "frequency; the model's spectrum is flat");
+    return std::nullopt;
+  }
+  const std::string why = unavailableBecause(s, data);
+  if (!why.empty()) {
+    if (choice == project::MfsSpectrum::Linear)
+      throw InputError("imaging.mfs_spectrum",
+                       "linear cannot be combined with " + why + " yet (use flat)");
+    const std::string w = "imaging.mfs_spectrum auto: the band spans " +
+                          significantDigits(100.0 * span) +
+                          " % of its frequency, but the linear spectrum is not available with " +
+                          why + "; the model's spectrum is flat";
+    ctx.observer().warning(w);
+    return std::nullopt;
+  }
+  ctx.observer().progress(0.0, "MFS model with a linear spectrum: two planes, the sky at " +
+                                   significantDigits(band.low_hz / 1e9) + " and " +
+                                   significantDigits(band.high_hz / 1e9) + " GHz (the band spans " +
+                                   significantDigits(100.0 * span) + " % of its frequency)");
+  return band;
+}
+
+bool hasLinearSpectrum(const ImagingProducts& p, std::size_t values) {
+  return p.band_edges_hz.size() == 2 && values == 2 * p.geometry.numPixels();
+}
+
+std::vector<double> skyAtImageFrequency(const ImagingProducts& p,
+                                        const std::vector<double>& planes) {
+  return rml::linearSpectrumImage(planes.data(), p.geometry.numPixels(), bandOf(p), p.frequency_hz);
+}
+
+void settleLinearSpectrum(ImagingProducts& out) {
+  if (!hasLinearSpectrum(out, out.model.size()))
+    return;
+  out.band_model = std::move(out.model);
+  out.model = skyAtImageFrequency(out, out.band_model);
+  for (ImagingProducts::LambdaStep& step : out.lambda_path) {
+    if (!hasLinearSpectrum(out, step.model.size()))
+      continue;
+    const std::vector<double> planes(step.model.begin(), step.model.end());
+    const std::vector<double> sky = skyAtImageFrequency(out, planes);
+    step.model.assign(sky.begin(), sky.end());
+  }
+}
+
+}  // namespace apertura::pipeline

@@ -12,11 +12,13 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
+#include <cmath>
 
 #include "core/engine/memory_estimate.h"
 #include "core/engine/process_resources.h"
 #include "core/project/project_file.h"
 #include "core/util/input_error.h"
+#include "gui/panels/angle_edit.h"
 #include "gui/panels/backend_choices.h"
 #include "gui/panels/choice_combo.h"
 #include "gui/panels/lambda_text.h"
@@ -88,7 +90,7 @@ void fillBackends(QComboBox* combo, const QVector<BackendChoice>& choices, const
 RunSettingsPanel::RunSettingsPanel(QWidget* parent)
     : QWidget(parent),
       size_(new QSpinBox),
-      cell_(new QDoubleSpinBox),
+      cell_(new AngleEdit(tr("Cell"))),
       weighting_(new QComboBox),
       robust_(new QDoubleSpinBox),
       lambda_l1_(lambdaEdit("1")),
@@ -111,10 +113,7 @@ RunSettingsPanel::RunSettingsPanel(QWidget* parent)
   size_->setSingleStep(32);
   size_->setValue(256);
   size_->setSuffix(" px");
-  cell_->setRange(0.0, 3600.0);
-  cell_->setDecimals(4);
-  cell_->setSpecialValueText(tr("auto"));
-  cell_->setSuffix(" arcsec");
+  cell_->setObjectName("cell");
   addChoices<imaging::WeightingScheme>(weighting_);
   selectChoice(weighting_, project::WeightingSettings{}.scheme);
   robust_->setRange(-2.0, 2.0);
@@ -229,9 +228,9 @@ RunSettingsPanel::RunSettingsPanel(QWidget* parent)
   for (QSpinBox* s : {size_, iterations_, history_, in_memory_}) {
     connect(s, qOverload<int>(&QSpinBox::valueChanged), this, &RunSettingsPanel::refresh);
   }
-  for (QDoubleSpinBox* s : {cell_, robust_}) {
-    connect(s, qOverload<double>(&QDoubleSpinBox::valueChanged), this, &RunSettingsPanel::refresh);
-  }
+  connect(robust_, qOverload<double>(&QDoubleSpinBox::valueChanged), this,
+          &RunSettingsPanel::refresh);
+  connect(cell_, &QLineEdit::textChanged, this, &RunSettingsPanel::refresh);
   for (QComboBox* c : {weighting_, method_, positivity_, scaling_, precision_, accumulation_,
                        data_mode_, backend_}) {
     connect(c, &QComboBox::currentTextChanged, this, &RunSettingsPanel::refresh);
@@ -263,9 +262,11 @@ std::optional<project::ProjectSettings> RunSettingsPanel::settings(
     const project::ProjectSettings& base) const {
   project::ProjectSettings s = base;
   s.imaging.nx = s.imaging.ny = size_->value();
-  s.imaging.cell_arcsec.reset();
-  if (cell_->value() > 0.0)
-    s.imaging.cell_arcsec = cell_->value();
+  QString cell_error;
+  if (!cell_->angle(s.imaging.cell_arcsec, &cell_error)) {
+    status_->setText(tr("Invalid: %1").arg(cell_error));
+    return std::nullopt;
+  }
   s.imaging.precision = currentChoice(precision_, s.imaging.precision);
   s.imaging.grid_accumulation = currentChoice(accumulation_, s.imaging.grid_accumulation);
   s.data.mode = project::parseChoice<ReadMode>(data_mode_->currentData().toString().toStdString())
@@ -338,7 +339,7 @@ std::optional<project::ProjectSettings> RunSettingsPanel::settings(
 void RunSettingsPanel::setSettings(const project::ProjectSettings& s) {
   base_ = s;
   size_->setValue(s.imaging.nx);
-  cell_->setValue(s.imaging.cell_arcsec.value_or(0.0));
+  cell_->setAngle(s.imaging.cell_arcsec);
   selectChoice(precision_, s.imaging.precision);
   selectChoice(accumulation_, s.imaging.grid_accumulation);
   data_mode_->setCurrentIndex(
@@ -371,6 +372,11 @@ void RunSettingsPanel::setSettings(const project::ProjectSettings& s) {
 
 void RunSettingsPanel::setDataset(const DatasetSummary& summary) {
   dataset_ = summary;
+  // The cell "auto" stands for: the run's rule (suggestedCellRad), as the Data tab shows it.
+  constexpr double kRadToArcsec = 180.0 / M_PI * 3600.0;
+  cell_->setAutoAngle(summary.suggested_cell_rad > 0.0
+                          ? std::optional<double>(summary.suggested_cell_rad * kRadToArcsec)
+                          : std::nullopt);
   refresh();
 }
 

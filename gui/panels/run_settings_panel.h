@@ -18,6 +18,8 @@ class QSpinBox;
 
 namespace apertura::gui {
 
+class AngleEdit;
+
 class PlaneListEdit;
 class PluginRegularizersBox;
 class SpectralSettingsBox;
@@ -52,7 +54,7 @@ class RunSettingsPanel : public QWidget {
   void refresh();
 
   QSpinBox* size_;
-  QDoubleSpinBox* cell_;
+  AngleEdit* cell_;  // imaging.cell_arcsec, with units
   QComboBox* weighting_;
   QDoubleSpinBox* robust_;
   QLineEdit* lambda_l1_;

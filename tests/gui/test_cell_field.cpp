@@ -1,0 +1,104 @@
+// The run settings' Cell field (issue #35 item 4): angles with units (arcsec, mas, µas) read and
+// shown without loss, auto showing the cell the run will use (the Data tab's suggestion), and
+// bad values refused at the field in words.
+#include <QLineEdit>
+#include <QtTest>
+#include <cmath>
+
+#include "core/data/uv_extent.h"
+#include "gui/panels/angle_edit.h"
+#include "gui/panels/run_settings_panel.h"
+#include "tests/gui/gui_test_support.h"
+
+using namespace apertura;
+using namespace apertura::gui;
+
+class TestCellField : public QObject {
+  Q_OBJECT
+ private slots:
+  void readsUnits() {
+    RunSettingsPanel panel;
+    auto* cell = panel.findChild<AngleEdit*>("cell");
+    QVERIFY(cell);
+    const project::ProjectSettings base;
+    const struct {
+      const char* text;
+      double arcsec;
+    } cases[] = {{"2uas", 2e-6},    {"2 µas", 2e-6}, {"2e-6", 2e-6},
+                 {"0.5 mas", 5e-4}, {"0.05", 0.05},  {"0.05 arcsec", 0.05}};
+    for (const auto& c : cases) {
+      cell->setText(QString::fromUtf8(c.text));
+      const auto s = panel.settings(base);
+      QVERIFY2(s, qPrintable(panel.validationMessage()));
+      QVERIFY2(s->imaging.cell_arcsec &&
+                   std::abs(*s->imaging.cell_arcsec - c.arcsec) <= 1e-15 * c.arcsec,
+               c.text);
+    }
+    for (const char* automatic : {"", "auto", "AUTO"}) {
+      cell->setText(automatic);
+      const auto s = panel.settings(base);
+      QVERIFY(s && !s->imaging.cell_arcsec);
+    }
+  }
+
+  void showsWhatTheProjectHolds() {
+    RunSettingsPanel panel;
+    auto* cell = panel.findChild<AngleEdit*>("cell");
+    project::ProjectSettings p;
+    for (double arcsec : {2e-6, 8.3e-6, 0.0235, 0.05, 1.5}) {
+      p.imaging.cell_arcsec = arcsec;
+      panel.setSettings(p);
+      const auto s = panel.settings(p);
+      QVERIFY(s && s->imaging.cell_arcsec);
+      QCOMPARE(*s->imaging.cell_arcsec, arcsec);  // not rounded, not "auto"
+    }
+    p.imaging.cell_arcsec = 2e-6;
+    panel.setSettings(p);
+    QCOMPARE(cell->text(), QString::fromUtf8("2 µas"));
+    p.imaging.cell_arcsec.reset();
+    panel.setSettings(p);
+    QVERIFY(cell->text().isEmpty());
+    QCOMPARE(cell->placeholderText(), QString("auto"));
+  }
+
+  // auto shows the cell the run will use: the data set's suggestion (one rule for both).
+  void autoShowsTheSuggestion() {
+    RunSettingsPanel panel;
+    auto* cell = panel.findChild<AngleEdit*>("cell");
+    DatasetSummary summary;
+    summary.max_baseline_wavelengths = 8e9;  // an EHT-like baseline: a few µas
+    summary.suggested_cell_rad = suggestedCellRad(summary.max_baseline_wavelengths);
+    panel.setDataset(summary);
+    const double arcsec = summary.suggested_cell_rad * 180.0 / M_PI * 3600.0;
+    QVERIFY(arcsec > 1e-6 && arcsec < 1e-5);
+    QCOMPARE(cell->placeholderText(),
+             QString::fromUtf8("auto (%1 µas)").arg(arcsec * 1e6, 0, 'g', 4));
+  }
+
+  void refusesBadValuesInWords() {
+    RunSettingsPanel panel;
+    auto* cell = panel.findChild<AngleEdit*>("cell");
+    const project::ProjectSettings base;
+    cell->setText("-1 mas");
+    QVERIFY(!panel.settings(base));
+    QCOMPARE(panel.validationMessage(), QString("Invalid: Cell must be an angle > 0, or auto"));
+    QVERIFY(!cell->styleSheet().isEmpty());
+    QCOMPARE(cell->toolTip(), QString("Cell must be an angle > 0, or auto"));
+    cell->setText("2 furlongs");
+    QVERIFY(!panel.settings(base));
+    QVERIFY(panel.validationMessage().contains("'2 furlongs' is not an angle"));
+    const QString shot = testing::artifact("cell-field-refused.png");
+    if (!shot.isEmpty()) {
+      panel.resize(420, 700);
+      panel.show();
+      QVERIFY(QTest::qWaitForWindowExposed(&panel));
+      panel.grab().save(shot);
+    }
+    cell->setText("5 uas");
+    QVERIFY(panel.settings(base));
+    QVERIFY(cell->styleSheet().isEmpty());  // the mark goes with the error
+  }
+};
+
+QTEST_MAIN(TestCellField)
+#include "test_cell_field.moc"

@@ -22,6 +22,7 @@
 #include "core/version.h"
 #include "gui/controller/dataset_file_filters.h"
 #include "gui/controller/dataset_loader.h"
+#include "gui/controller/open_error_hint.h"
 #include "gui/controller/run_controller.h"
 #include "gui/dialogs/plugins_dialog.h"
 #include "gui/dialogs/simulation_dialog.h"
@@ -336,6 +337,14 @@ void MainWindow::onFailed(const QString& path, const QString& message) {
   summary_panel_->showError(path, message);
   status_label_->setText(tr("Could not open %1").arg(QFileInfo(path).fileName()));
   log(tr("error: %1").arg(message));
+  // The reason where the user looks, with what to try; window-modal but not blocking, so a
+  // scripted session (and a test) keeps running.
+  auto* box = new QMessageBox(QMessageBox::Warning, tr("Could not open data set"),
+                              tr("Could not open %1").arg(path), QMessageBox::Ok, this);
+  box->setObjectName(QStringLiteral("open-error"));
+  box->setInformativeText(message + "\n\n" + openErrorHint(message));
+  box->setAttribute(Qt::WA_DeleteOnClose);
+  box->open();
   emit datasetFailed(path, message);
 }
 

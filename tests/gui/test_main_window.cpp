@@ -2,11 +2,13 @@
 // shows the numbers, the uv view draws the coverage, and errors are shown rather than thrown.
 #include <QApplication>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
 
 #include "core/sim/simulation_request.h"
+#include "gui/controller/open_error_hint.h"
 #include "gui/controller/run_controller.h"
 #include "gui/panels/dataset_summary_panel.h"
 #include "gui/panels/run_settings_panel.h"
@@ -190,6 +192,22 @@ class TestMainWindow : public QObject {
     QVERIFY2(failed.first().at(1).toString().contains("no such file or directory"),
              qPrintable(failed.first().at(1).toString()));
     QVERIFY(w.summaryPanel()->text().contains("missing.ms"));
+    // And in a dialog: the file, the reason and what to try (issue #35 item 6).
+    auto* box = w.findChild<QMessageBox*>("open-error");
+    QVERIFY(box);
+    QVERIFY(box->isVisible());
+    QVERIFY(box->text().contains(dir_.path() + "/missing.ms"));
+    QVERIFY(box->informativeText().contains("no such file or directory"));
+    QVERIFY(box->informativeText().contains("Check the path"));
+    box->accept();
+  }
+
+  void openErrorHintsFollowTheReason() {
+    using apertura::gui::openErrorHint;
+    QVERIFY(openErrorHint("x.ms: no such file or directory").contains("Check the path"));
+    QVERIFY(openErrorHint("x.ms: permission denied").contains("read the file"));
+    QVERIFY(openErrorHint("x.ms: not a Measurement Set (no table.dat)").contains("UVFITS"));
+    QVERIFY(openErrorHint("something else").contains("Log tab"));
   }
 
  private:

@@ -288,4 +288,24 @@ std::string MemoryEstimate::describe() const {
   return out;
 }
 
+BudgetFit fitWithinBudget(const project::ProjectSettings& settings, const DataVolume& data,
+                          std::uint64_t machine_bytes) {
+  BudgetFit fit;
+  project::ProjectSettings s = settings;
+  if (s.data.mode == ReadMode::kResident && !s.imaging.w_stacking) {
+    s.data.mode = ReadMode::kStreaming;
+    fit.streaming_fits = estimateMemory(s, data, machine_bytes).fitsBudget();
+    s.data.mode = settings.data.mode;
+  }
+  const int largest = std::min(settings.imaging.nx, settings.imaging.ny);
+  for (int n = (largest - 1) / 32 * 32; n >= 64; n -= 32) {
+    s.imaging.nx = s.imaging.ny = n;
+    if (estimateMemory(s, data, machine_bytes).fitsBudget()) {
+      fit.image_size = n;
+      break;
+    }
+  }
+  return fit;
+}
+
 }  // namespace apertura::engine

@@ -57,6 +57,18 @@ struct MemoryEstimate {
   std::string describe() const;  // one line per part, in MiB/GiB
 };
 
+// What a run over its memory budget can change to fit (the GUI asks before starting such a
+// run): the visibilities streamed from disk instead of held (when data.mode resident forces
+// them and streaming alone fits; never with w-stacking), and the largest square image, a
+// multiple of 32 px below the run's, that fits with the run's own data.mode (0: none from
+// 64 px up).
+struct BudgetFit {
+  bool streaming_fits = false;
+  int image_size = 0;
+};
+BudgetFit fitWithinBudget(const project::ProjectSettings& settings, const DataVolume& data,
+                          std::uint64_t machine_bytes);
+
 // The optimizer's image-sized vectors beyond the run's image buffers (model and gradient), in RAM
 // and spilled to disk (L-BFGS pairs beyond optimizer.in_memory_limit).
 struct OptimizerMemory {

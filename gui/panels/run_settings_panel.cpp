@@ -370,6 +370,33 @@ void RunSettingsPanel::setSettings(const project::ProjectSettings& s) {
   refresh();
 }
 
+engine::DataVolume RunSettingsPanel::dataVolume(const project::ProjectSettings& s) const {
+  engine::DataVolume volume;
+  if (!dataset_)
+    return volume;
+  const std::size_t corr =
+      dataset_->polarizations.empty() ? 1 : dataset_->polarizations.front().correlations.size();
+  volume.rows = dataset_->rows;
+  volume.samples = dataset_->flag_cells_total / std::max<std::size_t>(1, corr);
+  volume.channels_per_row =
+      dataset_->spectral_windows.empty() ? 1 : dataset_->spectral_windows.front().num_channels;
+  // A cube has planes in every selected window: the estimate counts them.
+  volume.spectral_windows = static_cast<int>(
+      std::max<std::size_t>(1, s.data.spectral_windows.empty() ? dataset_->spectral_windows.size()
+                                                               : s.data.spectral_windows.size()));
+  volume.fractional_band = fractionalBandwidth(dataset_->spectral_windows, s.data.spectral_windows);
+  return volume;
+}
+
+void RunSettingsPanel::setImageSize(int pixels) {
+  size_->setValue(pixels);
+}
+
+void RunSettingsPanel::setDataMode(ReadMode mode) {
+  data_mode_->setCurrentIndex(
+      std::max(0, data_mode_->findData(QString::fromStdString(project::choiceName(mode)))));
+}
+
 void RunSettingsPanel::setDataset(const DatasetSummary& summary) {
   dataset_ = summary;
   // The cell "auto" stands for: the run's rule (suggestedCellRad), as the Data tab shows it.
@@ -407,28 +434,22 @@ void RunSettingsPanel::refresh() {
     emit changed();
     return;
   }
-  status_->setStyleSheet(QString());
-  status_->setText(tr("Settings valid"));
-  engine::DataVolume volume;
-  if (dataset_) {
-    const std::size_t corr =
-        dataset_->polarizations.empty() ? 1 : dataset_->polarizations.front().correlations.size();
-    volume.rows = dataset_->rows;
-    volume.samples = dataset_->flag_cells_total / std::max<std::size_t>(1, corr);
-    volume.channels_per_row =
-        dataset_->spectral_windows.empty() ? 1 : dataset_->spectral_windows.front().num_channels;
-    // A cube has planes in every selected window: the estimate counts them.
-    volume.spectral_windows = static_cast<int>(std::max<std::size_t>(
-        1, s->data.spectral_windows.empty() ? dataset_->spectral_windows.size()
-                                            : s->data.spectral_windows.size()));
-    volume.fractional_band =
-        fractionalBandwidth(dataset_->spectral_windows, s->data.spectral_windows);
-  }
+  const engine::DataVolume volume = dataVolume(*s);
   spectral_->setPlaneCount(dataset_ && s->imaging.spectral_mode == project::SpectralMode::Cube
                                ? static_cast<int>(engine::imagePlanes(*s, volume))
                                : 0);
   const engine::MemoryEstimate e =
       engine::estimateMemory(*s, volume, engine::physicalMemoryBytes());
+  if (e.fitsBudget()) {
+    status_->setStyleSheet(QString());
+    status_->setText(tr("Settings valid"));
+  } else {
+    // Valid, but the run will ask before it starts (MainWindow::launchRun).
+    status_->setStyleSheet("color: #a05a00");
+    status_->setText(tr("Settings valid, but the run needs about %1, over the memory budget "
+                        "of %2: Run will offer what fits")
+                         .arg(formatBytes(e.totalBytes()), formatBytes(e.budget_bytes)));
+  }
   memory_->setText(tr("Memory estimate: %1").arg(memoryEstimateText(e)));
   memory_->setToolTip(QString::fromStdString(e.describe()));
   emit changed();

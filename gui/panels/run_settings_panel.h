@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/data/dataset_summary.h"
+#include "core/engine/memory_estimate.h"
 #include "core/imaging/gpu_devices.h"
 #include "core/project/project_settings.h"
 #include "gui/panels/backend_choices.h"
@@ -40,6 +41,12 @@ class RunSettingsPanel : public QWidget {
   void setSettings(const apertura::project::ProjectSettings& s);
   void setDataset(const apertura::DatasetSummary& summary);
   QString validationMessage() const;
+  // The open data set's volume as the memory estimate takes it (empty without a data set).
+  apertura::engine::DataVolume dataVolume(const apertura::project::ProjectSettings& s) const;
+  // What the memory confirmation changes (MainWindow::launchRun): the image size (square) and
+  // how the visibilities are held.
+  void setImageSize(int pixels);
+  void setDataMode(apertura::ReadMode mode);
   // Fills the backend list from a device query. The panel queries once, off the GUI thread, when
   // it is created (loading the CUDA module and cudaGetDeviceCount can take a while); tests call it
   // with an inventory of their own.

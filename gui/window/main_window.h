@@ -116,6 +116,9 @@ class MainWindow : public QMainWindow {
   void log(const QString& line);
   void updateRunActions();
   bool launchRun(const std::string& initial_model);
+  // A run over its memory budget asks first (confirmMemory) and may change `settings` (a smaller
+  // image, streaming) and the panel with it; false when the user cancels.
+  bool withinMemoryBudget(apertura::project::ProjectSettings& settings);
   // The last finished run's model as a FITS file for optimizer.initial_model; empty (and the
   // reason in the status bar) when it cannot be written.
   std::string writeLastModel();

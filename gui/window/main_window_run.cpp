@@ -7,17 +7,21 @@
 #include <QTemporaryDir>
 #include <cmath>
 
+#include "core/engine/memory_estimate.h"
+#include "core/engine/process_resources.h"
 #include "core/io/fits_image_io.h"
 #include "core/pipeline/imaging_pipeline.h"
 #include "core/pipeline/model_file.h"
 #include "gui/controller/app_preferences.h"
 #include "gui/controller/run_controller.h"
 #include "gui/panels/mask_panel.h"
+#include "gui/panels/memory_estimate_text.h"
 #include "gui/panels/run_settings_panel.h"
 #include "gui/plots/convergence_panel.h"
 #include "gui/plots/lambda_path_chart.h"
 #include "gui/window/image_tabs.h"
 #include "gui/window/main_window.h"
+#include "gui/window/memory_confirmation.h"
 #include "gui/window/path_models_tab.h"
 #include "gui/window/project_actions.h"
 #include "gui/window/run_status_widget.h"
@@ -108,6 +112,35 @@ void MainWindow::showLambdaPath() {
                QString::fromStdString(project::choiceName(project::ObjectiveScaling::Normalised))));
 }
 
+bool MainWindow::withinMemoryBudget(project::ProjectSettings& settings) {
+  const engine::DataVolume volume = run_settings_->dataVolume(settings);
+  const std::uint64_t machine = engine::physicalMemoryBytes();
+  const engine::MemoryEstimate e = engine::estimateMemory(settings, volume, machine);
+  if (e.fitsBudget())
+    return true;
+  const engine::BudgetFit fit = engine::fitWithinBudget(settings, volume, machine);
+  switch (confirmMemory(this, e, fit, settings.imaging.nx)) {
+    case MemoryChoice::SmallerImage:
+      settings.imaging.nx = settings.imaging.ny = fit.image_size;
+      run_settings_->setImageSize(fit.image_size);  // the project keeps the size it ran with
+      log(tr("image size lowered to %1 px to fit the memory budget").arg(fit.image_size));
+      return true;
+    case MemoryChoice::Stream:
+      settings.data.mode = ReadMode::kStreaming;
+      run_settings_->setDataMode(ReadMode::kStreaming);
+      log(tr("visibilities streamed from disk to fit the memory budget"));
+      return true;
+    case MemoryChoice::RunAnyway:
+      log(tr("run started over its memory budget (%1 estimated, budget %2)")
+              .arg(formatBytes(e.totalBytes()), formatBytes(e.budget_bytes)));
+      return true;
+    case MemoryChoice::Cancel:
+      break;
+  }
+  status_label_->setText(tr("Run not started: over the memory budget"));
+  return false;
+}
+
 bool MainWindow::launchRun(const std::string& initial_model) {
   if (run_->isRunning())
     return false;
@@ -124,6 +157,8 @@ bool MainWindow::launchRun(const std::string& initial_model) {
   mask_panel_->applyTo(*settings);  // the drawn mask, when "use mask" is on
   if (!initial_model.empty())
     settings->optimizer.initial_model = initial_model;
+  if (!withinMemoryBudget(*settings))
+    return false;
   products_ = std::make_shared<pipeline::ImagingProducts>();
   run_regularization_ = settings->regularization;
   convergence_->clear();

@@ -157,6 +157,31 @@ class TestMemoryEstimate : public QObject {
     QCOMPARE(estimateMemory(s, big, 64ull << 30).chunk_rows, std::uint64_t(5000));
   }
 
+  // What a run over its budget can change to fit (the GUI's memory confirmation).
+  void fitWithinBudgetFindsTheLargestImageAndStreaming() {
+    project::ProjectSettings s;
+    s.imaging.nx = s.imaging.ny = 10000;
+    s.data.memory_budget_gb = 1.0;
+    const DataVolume small{1000, 64000, 64};
+    QVERIFY(!estimateMemory(s, small, 64ull << 30).fitsBudget());
+    const BudgetFit fit = fitWithinBudget(s, small, 64ull << 30);
+    QVERIFY(fit.image_size >= 64 && fit.image_size < 10000 && fit.image_size % 32 == 0);
+    QVERIFY(!fit.streaming_fits);  // auto streams by itself: nothing to offer
+    s.imaging.nx = s.imaging.ny = fit.image_size;
+    QVERIFY(estimateMemory(s, small, 64ull << 30).fitsBudget());
+    s.imaging.nx = s.imaging.ny = fit.image_size + 32;  // the largest: 32 px more does not fit
+    QVERIFY(!estimateMemory(s, small, 64ull << 30).fitsBudget());
+    // Resident data over the budget at a small image: streaming fits.
+    const DataVolume big{100000000, 100000000, 1};
+    s.imaging.nx = s.imaging.ny = 256;
+    s.data.mode = apertura::ReadMode::kResident;
+    QVERIFY(!estimateMemory(s, big, 64ull << 30).fitsBudget());
+    QVERIFY(fitWithinBudget(s, big, 64ull << 30).streaming_fits);
+    QCOMPARE(fitWithinBudget(s, big, 64ull << 30).image_size, 0);  // no image holds 7.6 GB
+    s.imaging.w_stacking = true;                                   // w-stacking cannot stream
+    QVERIFY(!fitWithinBudget(s, big, 64ull << 30).streaming_fits);
+  }
+
   void autoBudgetIsHalfTheMachine() {
     project::ProjectSettings s;
     const MemoryEstimate e = estimateMemory(s, DataVolume{1, 1, 1}, 24ull << 30);

@@ -65,6 +65,51 @@ const std::vector<ChoiceName<project::LambdaMethod>>& choiceTable<project::Lambd
 
 namespace apertura::project {
 
+std::string describeChoice(OptimizerMethod method) {
+  switch (method) {
+    case OptimizerMethod::Lbfgs:
+      return "L-BFGS: quasi-Newton from the last gradient pairs (optimizer.history); the default, "
+             "fastest on smooth objectives";
+    case OptimizerMethod::CgFr:
+      return "Nonlinear conjugate gradient, Fletcher-Reeves update: little memory, can stall on "
+             "ill-conditioned images";
+    case OptimizerMethod::CgPr:
+      return "Nonlinear conjugate gradient, Polak-Ribiere+ update: restarts itself when progress "
+             "stalls";
+    case OptimizerMethod::CgHs:
+      return "Nonlinear conjugate gradient, Hestenes-Stiefel update";
+    case OptimizerMethod::CgDy:
+      return "Nonlinear conjugate gradient, Dai-Yuan update: descends with weak line searches";
+    case OptimizerMethod::CgHz:
+      return "Nonlinear conjugate gradient, Hager-Zhang update (CG_DESCENT): robust with inexact "
+             "line searches";
+    case OptimizerMethod::Fista:
+      return "FISTA: accelerated proximal gradient; non-smooth terms (L1, TV) go through their "
+             "prox, so the model has exact zeros";
+    case OptimizerMethod::Sdmm:
+      return "SDMM: splits the objective into its terms, each by its prox; several non-smooth "
+             "terms at once";
+    case OptimizerMethod::Plugin:
+      break;
+  }
+  return {};
+}
+
+std::string describeChoice(Positivity positivity) {
+  switch (positivity) {
+    case Positivity::None:
+      return "No constraint: the model may go negative (fits noise and sidelobes with negative "
+             "flux)";
+    case Positivity::Projection:
+      return "Clip at zero after each step: exact zeros, the default";
+    case Positivity::Softplus:
+      return "Image = softplus(x): smooth and positive, never exactly zero";
+    case Positivity::Log:
+      return "Image = exp(x): positive, suits images spanning many decades of brightness";
+  }
+  return {};
+}
+
 bool isConjugateGradient(OptimizerMethod method) {
   switch (method) {
     case OptimizerMethod::CgFr:

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <string>
+
 #include "core/imaging/backend_kind.h"
 #include "core/imaging/kernel.h"
 #include "core/imaging/weighting_scheme.h"
@@ -41,6 +43,10 @@ using apertura::choiceTable;
 using apertura::parseChoice;
 
 bool isConjugateGradient(OptimizerMethod method);
+// One line on what each method and positivity setting does and when to choose it (the GUI's
+// tooltips; "" for Plugin, which its plugin describes).
+std::string describeChoice(OptimizerMethod method);
+std::string describeChoice(Positivity positivity);
 // Proximal methods take non-smooth terms through their prox (FISTA, SDMM).
 bool isProximal(OptimizerMethod method);
 

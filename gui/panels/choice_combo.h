@@ -15,6 +15,16 @@ void addChoices(QComboBox* combo) {
     combo->addItem(QString::fromUtf8(c.name));
 }
 
+// addChoices with each item's tooltip from core's describeChoice (what the value does).
+template <typename E>
+void addDescribedChoices(QComboBox* combo) {
+  for (const auto& c : project::choiceTable<E>()) {
+    combo->addItem(QString::fromUtf8(c.name));
+    combo->setItemData(combo->count() - 1, QString::fromStdString(project::describeChoice(c.value)),
+                       Qt::ToolTipRole);
+  }
+}
+
 template <typename E>
 E currentChoice(const QComboBox* combo, E fallback) {
   return project::parseChoice<E>(combo->currentText().toStdString()).value_or(fallback);

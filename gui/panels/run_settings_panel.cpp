@@ -119,7 +119,7 @@ RunSettingsPanel::RunSettingsPanel(QWidget* parent)
   robust_->setRange(-2.0, 2.0);
   robust_->setSingleStep(0.5);
   robust_->setValue(0.5);
-  addChoices<project::OptimizerMethod>(method_);
+  addDescribedChoices<project::OptimizerMethod>(method_);
   iterations_->setRange(0, 100000);
   iterations_->setValue(100);
   history_->setObjectName("lbfgs-history");
@@ -134,7 +134,7 @@ RunSettingsPanel::RunSettingsPanel(QWidget* parent)
   in_memory_->setToolTip(
       tr("L-BFGS pairs kept in RAM; the older ones spill to a scratch file "
          "(same result, less RAM, more time per iteration)"));
-  addChoices<project::Positivity>(positivity_);
+  addDescribedChoices<project::Positivity>(positivity_);
   selectChoice(positivity_, project::OptimizerSettings{}.positivity);
   addChoices<project::ObjectiveScaling>(scaling_);
   selectChoice(scaling_, project::RegularizationSettings{}.scaling);

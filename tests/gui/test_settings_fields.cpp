@@ -1,6 +1,8 @@
-// The run settings' Cell field (issue #35 item 4): angles with units (arcsec, mas, µas) read and
-// shown without loss, auto showing the cell the run will use (the Data tab's suggestion), and
-// bad values refused at the field in words.
+// Run settings fields (issue #35): the Cell field's angles with units (arcsec, mas, µas) read and
+// shown without loss, auto showing the cell the run will use (the Data tab's suggestion), bad
+// values refused at the field in words; every optimizer and positivity choice explained in its
+// tooltip.
+#include <QComboBox>
 #include <QLineEdit>
 #include <QtTest>
 #include <cmath>
@@ -13,7 +15,7 @@
 using namespace apertura;
 using namespace apertura::gui;
 
-class TestCellField : public QObject {
+class TestSettingsFields : public QObject {
   Q_OBJECT
  private slots:
   void readsUnits() {
@@ -98,7 +100,28 @@ class TestCellField : public QObject {
     QVERIFY(panel.settings(base));
     QVERIFY(cell->styleSheet().isEmpty());  // the mark goes with the error
   }
+
+  // Every listed optimizer and positivity setting says what it does (issue #35 item 10).
+  void choicesHaveTooltips() {
+    RunSettingsPanel panel;
+    int described = 0;
+    for (const char* first : {"lbfgs", "projection"}) {
+      QComboBox* combo = nullptr;
+      for (QComboBox* c : panel.findChildren<QComboBox*>())
+        if (c->findText(first) >= 0)
+          combo = c;
+      QVERIFY2(combo, first);
+      for (int i = 0; i < combo->count(); ++i) {
+        const QString tip = combo->itemData(i, Qt::ToolTipRole).toString();
+        QVERIFY2(tip.size() > 20, qPrintable(combo->itemText(i)));
+        ++described;
+      }
+    }
+    QCOMPARE(described, 8 + 4);
+    QVERIFY(QString::fromStdString(project::describeChoice(project::OptimizerMethod::Fista))
+                .contains("prox"));
+  }
 };
 
-QTEST_MAIN(TestCellField)
-#include "test_cell_field.moc"
+QTEST_MAIN(TestSettingsFields)
+#include "test_settings_fields.moc"

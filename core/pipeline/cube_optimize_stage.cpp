@@ -100,7 +100,8 @@ void cubeOptimizeAndRestoreStages(engine::RunContext& ctx, RunData& data, CubeDa
   CubeOperator op;
   rml::ObjectiveFunction objective(npix, planes);
   const bool proximal_solver = solverChoice(s.optimizer).proximal;
-  const std::vector<double> mask = rasterizeMask(s.mask, g.nx, g.ny);
+  const std::vector<double> mask = rasterizeMask(s.mask, g.nx, g.ny);  // use_mask terms
+  const std::vector<double> support = modelSupport(s, mask);
 
   ctx.stage("optimize", [&] {
     SelectedData whole;
@@ -132,9 +133,9 @@ void cubeOptimizeAndRestoreStages(engine::RunContext& ctx, RunData& data, CubeDa
       // A model cube of the run's planes (continuing a cube run), or one image for every plane.
       image = readInitialModelCube(
           s.optimizer.initial_model, g, out.phase_centre_ra_rad, out.phase_centre_dec_rad,
-          s.optimizer.positivity != project::Positivity::None, mask, planes);
+          s.optimizer.positivity != project::Positivity::None, support, planes);
     }
-    solveWithLambdas(ctx, data, recipe, objective, auto_terms, weights, tiled(mask, P),
+    solveWithLambdas(ctx, data, recipe, objective, auto_terms, weights, tiled(support, P),
                      std::move(image), out);
   });
 

@@ -199,7 +199,8 @@ void optimizeAndRestoreStages(engine::RunContext& ctx, RunData& data, ImagingPro
   std::shared_ptr<rml::DataTerm> chi2;
   rml::ObjectiveFunction objective(npix, planes);
   const bool proximal_solver = solverChoice(s.optimizer).proximal;
-  const std::vector<double> mask = rasterizeMask(s.mask, g.nx, g.ny);
+  const std::vector<double> mask = rasterizeMask(s.mask, g.nx, g.ny);  // use_mask terms
+  const std::vector<double> support = modelSupport(s, mask);
 
   ctx.stage("optimize", [&] {
     // A stopped or failed run leaves one image in `model` too (the GUI continues from it).
@@ -239,12 +240,12 @@ void optimizeAndRestoreStages(engine::RunContext& ctx, RunData& data, ImagingPro
     const bool positive = s.optimizer.positivity != project::Positivity::None;
     if (!s.optimizer.initial_model.empty()) {
       image = band ? readInitialModelCube(s.optimizer.initial_model, g, out.phase_centre_ra_rad,
-                                          out.phase_centre_dec_rad, positive, mask, planes)
+                                          out.phase_centre_dec_rad, positive, support, planes)
                    : readInitialModel(s.optimizer.initial_model, g, out.phase_centre_ra_rad,
-                                      out.phase_centre_dec_rad, positive, mask);
+                                      out.phase_centre_dec_rad, positive, support);
     }
     solveWithLambdas(ctx, data, recipe, objective, auto_terms, weights,
-                     band ? tiledTwice(mask) : mask, std::move(image), out);
+                     band ? tiledTwice(support) : support, std::move(image), out);
   });
 
   ctx.stage("restore", [&] {

@@ -20,7 +20,8 @@ constexpr double kWeightsOff = 3.0;
 
 std::string emptyModel(const project::ProjectSettings& s, const ImagingProducts& out) {
   const std::vector<double> mask = rasterizeMask(s.mask, out.geometry.nx, out.geometry.ny);
-  if (!s.mask.empty() && std::none_of(mask.begin(), mask.end(), [](double m) { return m > 0; }))
+  if (!s.mask.empty() && s.optimizer.mask_support &&
+      std::none_of(mask.begin(), mask.end(), [](double m) { return m > 0; }))
     return "the model is empty: the mask covers no pixel of the " +
            std::to_string(out.geometry.nx) + " x " + std::to_string(out.geometry.ny) +
            " image, so every pixel is held at zero; draw it inside the image, or remove it";

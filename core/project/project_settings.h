@@ -106,6 +106,9 @@ struct OptimizerSettings {
   double gradient_tolerance = 1e-10;
   std::optional<double> time_limit_s;
   Positivity positivity = Positivity::Projection;
+  // The mask regions are the model's support (pixels outside held at zero). false: drawn regions
+  // that only the regularizers with use_mask read (the GUI's unchecked "Use mask" box).
+  bool mask_support = true;
   int snapshot_every = 5;  // iterations between image snapshots
   // L-BFGS pairs kept in RAM; the older ones spill to disk (results identical). auto: all.
   std::optional<int> in_memory_limit;

@@ -236,6 +236,10 @@ IfSection<S, OptimizerSettings> visitFields(S& o, F&& f) {
   f(Field("time_limit_s", "stop after this long; auto: no limit").inUnit("s").above(0),
     o.time_limit_s);
   f(Field("positivity", "how the model is kept non-negative"), o.positivity);
+  f(Field("mask_support",
+          "hold model pixels outside the project's mask regions at zero (when it has any); "
+          "false keeps the regions for the regularizers that use_mask only"),
+    o.mask_support);
   f(Field("snapshot_every", "iterations between image snapshots").atLeast(1), o.snapshot_every);
   f(Field("initial_model", "FITS model (Jy/pixel) to start from; empty: zero").isPath(),
     o.initial_model);

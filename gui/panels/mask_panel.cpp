@@ -93,7 +93,8 @@ MaskPanel::MaskPanel(QWidget* parent)
     buttons->addWidget(b);
   layout->addLayout(buttons);
   use_mask_->setToolTip(
-      tr("Regularizers act inside the mask only and model pixels outside it are held at zero"));
+      tr("Regularizers act inside the mask only and model pixels outside it are held at zero. "
+         "Unchecked, the regions are saved with the project but the run ignores them."));
   layout->addWidget(use_mask_);
   status_->setWordWrap(true);
   layout->addWidget(status_);
@@ -180,6 +181,7 @@ void MaskPanel::applyTo(project::ProjectSettings& s) const {
   if (!useMask() || regions_.empty())
     return;
   s.mask = regions_;
+  s.optimizer.mask_support = true;
   for (auto& r : s.regularizers)
     r.use_mask = true;
 }

@@ -96,6 +96,10 @@ void ProjectActions::captureMask(project::ProjectSettings& s) const {
   if (!mask)
     return;
   s.mask = mask->regions();
+  // The box says whether the regions confine the model: unchecked, they are kept (saved) but
+  // neither the model nor any term is restricted to them.
+  if (!s.mask.empty())
+    s.optimizer.mask_support = mask->useMask();
   if (mask->useMask() == shown_use_mask_)
     return;  // per-term use_mask flags as the project had them
   if (mask->useMask()) {
@@ -167,10 +171,8 @@ void ProjectActions::showProject(const project::ProjectSettings& settings, const
   applyViews(settings);
   if (MaskPanel* mask = window_->maskPanel()) {
     mask->setRegions(settings.mask);
-    bool any = false;
-    for (const auto& r : settings.regularizers)
-      any = any || r.use_mask;
-    mask->setUseMask(any && !settings.mask.empty());
+    // Checked when the regions confine the model (they do unless optimizer.mask_support is off).
+    mask->setUseMask(settings.optimizer.mask_support && !settings.mask.empty());
     shown_use_mask_ = mask->useMask();
   }
   applying_ = false;

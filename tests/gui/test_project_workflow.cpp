@@ -327,6 +327,45 @@ class TestProjectWorkflow : public QObject {
     QCOMPARE(*edited.views.at("dirty").zoom, 2.0);
   }
 
+  // "Use mask in the next run" says whether the drawn regions confine the model
+  // (optimizer.mask_support): unchecked, they are saved but neither the model nor any term is
+  // restricted to them (before, regions always confined the model whatever the box said).
+  void maskBoxDecidesWhetherRegionsConfineTheModel() {
+    MainWindow w;
+    apertura::gui::MaskPanel* mask = w.maskPanel();
+    mask->setRegions({{"rectangle", false, {1, 2, 30, 40}}});
+    QVERIFY(!mask->useMask());
+    auto s = w.projectActions()->currentProject();
+    QVERIFY(s);
+    QCOMPARE(s->mask.size(), std::size_t(1));  // kept
+    QVERIFY(!s->optimizer.mask_support);       // but not the model's support
+    for (const auto& r : s->regularizers)
+      QVERIFY(!r.use_mask);
+    mask->setUseMask(true);
+    s = w.projectActions()->currentProject();
+    QVERIFY(s && s->optimizer.mask_support);
+    for (const auto& r : s->regularizers)
+      QVERIFY(r.use_mask);
+
+    // A project shows the box as its regions act: checked when they confine the model (also
+    // with no use_mask term), unchecked when mask_support is off.
+    w.projectActions()->setUnsavedPrompt([](const QString&) { return Answer::Discard; });
+    project::ProjectSettings p = project::defaultProject();
+    p.mask = {{"ellipse", false, {10, 10, 5, 3, 0}}};
+    const QString file = dir_.path() + "/mask-support.apertura";
+    for (const bool support : {true, false}) {
+      p.optimizer.mask_support = support;
+      project::saveProject(p, file.toStdString());
+      QSignalSpy opened(w.projectActions(), &ProjectActions::projectOpened);
+      QVERIFY(w.projectActions()->openProject(file));
+      QTRY_VERIFY_WITH_TIMEOUT(!opened.isEmpty(), 20000);
+      QCOMPARE(mask->useMask(), support);
+      s = w.projectActions()->currentProject();
+      QVERIFY(s);
+      QCOMPARE(s->optimizer.mask_support, support);  // reopened as saved
+    }
+  }
+
   void unsavedPromptFiresOnlyWhenModified() {
     MainWindow w;
     w.show();

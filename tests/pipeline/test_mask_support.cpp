@@ -52,18 +52,23 @@ class TestMaskSupport : public QObject {
     QTest::addColumn<QString>("method");
     QTest::addColumn<QString>("second_term");
     QTest::addColumn<bool>("masked");
+    QTest::addColumn<bool>("support");  // optimizer.mask_support
     QTest::newRow("lbfgs-l1-masked") << "lbfgs"
-                                     << "tsv" << true;
+                                     << "tsv" << true << true;
     QTest::newRow("fista-l1-tv-masked") << "fista"
-                                        << "tv" << true;
+                                        << "tv" << true << true;
     QTest::newRow("lbfgs-unmasked") << "lbfgs"
-                                    << "tsv" << false;
+                                    << "tsv" << false << true;
+    // Regions kept but not the support (the GUI's unchecked "Use mask"): B stays in the model.
+    QTest::newRow("lbfgs-regions-not-support") << "lbfgs"
+                                               << "tsv" << true << false;
   }
 
   void solversHoldPixelsOutsideTheMaskAtZero() {
     QFETCH(QString, method);
     QFETCH(QString, second_term);
     QFETCH(bool, masked);
+    QFETCH(bool, support);
     project::ProjectSettings s;
     s.data.path = ms_;
     s.imaging.nx = s.imaging.ny = kSize;
@@ -79,6 +84,9 @@ class TestMaskSupport : public QObject {
     s.output.metrics_csv = false;
     if (masked)
       s.mask = {{"rectangle", false, {kAx - 6.0, kAy - 6.0, kAx + 6.0, kAy + 6.0}}};
+    s.optimizer.mask_support = support;
+    if (!support)  // nor the terms: only the regions are left
+      s.regularizers = {{"l1", 1e-3, false, {}}, {second_term.toStdString(), 1e-5, false, {}}};
 
     const testing::PipelineRun run = testing::runImagingPipeline(s);
     QVERIFY2(run.finished(), run.outcome.message.c_str());
@@ -89,8 +97,9 @@ class TestMaskSupport : public QObject {
     const double flux_a = boxFlux(products->model, kAx, kAy);
     QVERIFY2(std::abs(flux_a - 1.0) < 0.25, qPrintable(QString::number(flux_a)));
     const double flux_b = boxFlux(products->model, kBx, kBy);
-    if (!masked) {
-      // The control: without a mask source B is in the model.
+    if (!masked || !support) {
+      // The control: without a mask (or with regions that are not the support) source B is in
+      // the model.
       QVERIFY2(flux_b > 0.5, qPrintable(QString::number(flux_b)));
       return;
     }

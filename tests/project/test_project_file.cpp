@@ -54,6 +54,7 @@ ProjectSettings everyFieldSet(const std::string& data_path) {
   s.optimizer.patience = 4;
   s.optimizer.time_limit_s = 120.0;
   s.optimizer.positivity = Positivity::Softplus;
+  s.optimizer.mask_support = false;
   s.optimizer.snapshot_every = 3;
   s.optimizer.in_memory_limit = 3;
   s.optimizer.history_memory_gb = 1.5;

@@ -7,7 +7,6 @@
 #include <cmath>
 #include <mutex>
 
-#include "core/engine/engine.h"
 #include "core/engine/memory_estimate.h"
 #include "core/pipeline/imaging_pipeline.h"
 #include "core/pipeline/initial_model.h"
@@ -15,6 +14,7 @@
 #include "core/project/project_file.h"
 #include "core/util/input_error.h"
 #include "tests/support/cube_point_source.h"
+#include "tests/support/pipeline_run.h"
 
 using namespace apertura;
 using namespace apertura::testing::cube_point;
@@ -61,15 +61,11 @@ class ModelObserver : public engine::RunObserver {
 };
 
 std::shared_ptr<pipeline::ImagingProducts> run(
-    const project::ProjectSettings& s,
-    std::shared_ptr<engine::RunObserver> observer = std::make_shared<engine::RunObserver>()) {
-  auto products = std::make_shared<pipeline::ImagingProducts>();
-  engine::Engine engine;
-  engine.start(s, pipeline::makeImagingPipeline(products), observer);
-  const engine::RunOutcome outcome = engine.wait();
-  if (outcome.state != engine::RunState::Finished)
-    throw std::runtime_error(outcome.message);
-  return products;
+    const project::ProjectSettings& s, std::shared_ptr<engine::RunObserver> observer = nullptr) {
+  const testing::PipelineRun r = testing::runImagingPipeline(s, std::move(observer));
+  if (!r.finished())
+    throw std::runtime_error(r.outcome.message);
+  return r.products;
 }
 
 }  // namespace

@@ -7,9 +7,11 @@
 #include "core/rml/chunk_chi2_term.h"
 #include "core/rml/linear_spectrum_chi2_term.h"
 #include "tests/support/chunk_fixtures.h"
+#include "tests/support/relative_difference.h"
 
 using namespace apertura;
 using namespace apertura::rml;
+using apertura::test::maxRelativeDifference;
 
 namespace {
 
@@ -50,15 +52,6 @@ VisibilityChunk channelOf(const VisibilityChunk& chunk, std::size_t c) {
     out.weights.push_back(chunk.weights[r * channels + c]);
   }
   return out;
-}
-
-double maxRelativeDifference(const std::vector<double>& a, const std::vector<double>& b) {
-  double diff = 0.0, scale = 0.0;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    diff = std::max(diff, std::abs(a[i] - b[i]));
-    scale = std::max(scale, std::abs(a[i]));
-  }
-  return diff / scale;
 }
 
 }  // namespace

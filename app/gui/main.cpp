@@ -8,6 +8,7 @@
 #include "app/gui/gui_options.h"
 #include "core/util/address_space_guard.h"
 #include "core/version.h"
+#include "gui/controller/window_layout.h"
 #include "gui/plots/convergence_panel.h"
 #include "gui/view/volume_view.h"
 #include "gui/view/vtk_host_widget.h"
@@ -33,6 +34,12 @@ int main(int argc, char** argv) {
   // settings and then loads its data set; anything else is opened as a data set.
   const bool is_project = options.dataset.endsWith(".apertura", Qt::CaseInsensitive);
   apertura::gui::MainWindow window;
+  // The last session's size and docks; a scripted screenshot keeps the defaults (and its own
+  // -geometry) so that its picture does not depend on the last session.
+  if (options.screenshot.isEmpty()) {
+    window.setRemembersLayout(true);
+    apertura::gui::restoreWindowLayout(window);
+  }
   window.show();
 
   int exit_code = 0;

@@ -222,6 +222,12 @@ RunSettingsPanel::RunSettingsPanel(QWidget* parent)
   layout->addWidget(memory_);
   layout->addWidget(status_);
   layout->addStretch(1);
+  // A combo box is as wide as its longest item by default, which made the dock scroll
+  // sideways at 1400 px; the full text is in the open list and in the tooltips.
+  for (QComboBox* c : findChildren<QComboBox*>()) {
+    c->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    c->setMinimumContentsLength(10);
+  }
 
   // Fewer pairs than kept in RAM: the spin box clamps its value to the history.
   connect(history_, qOverload<int>(&QSpinBox::valueChanged), in_memory_, &QSpinBox::setMaximum);

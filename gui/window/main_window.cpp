@@ -24,6 +24,7 @@
 #include "gui/controller/dataset_loader.h"
 #include "gui/controller/open_error_hint.h"
 #include "gui/controller/run_controller.h"
+#include "gui/controller/window_layout.h"
 #include "gui/dialogs/plugins_dialog.h"
 #include "gui/dialogs/simulation_dialog.h"
 #include "gui/panels/dataset_summary_panel.h"
@@ -202,6 +203,9 @@ void MainWindow::buildMenus() {
 }
 
 void MainWindow::buildDocks() {
+  // The settings column runs the window's full height; the plots sit under the images only
+  // (at 1024 x 700 the settings showed three rows above plots that spanned the whole width).
+  setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
   auto* settings_dock = new QDockWidget(tr("Run settings"), this);
   settings_dock->setObjectName("settings-dock");
   auto* scroll = new QScrollArea;
@@ -330,6 +334,13 @@ void MainWindow::onLoaded(const apertura::DatasetSummary& summary) {
   log(tr("opened %1").arg(path));
   updateRunActions();
   emit datasetLoaded(path);
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  // Unsaved changes were asked about first (ProjectActions' event filter): this close goes on.
+  if (remembers_layout_)
+    saveWindowLayout(*this);
+  QMainWindow::closeEvent(event);
 }
 
 void MainWindow::onFailed(const QString& path, const QString& message) {

@@ -41,6 +41,8 @@ class MainWindow : public QMainWindow {
 
  public:
   explicit MainWindow(QWidget* parent = nullptr);
+  // Saves the window's layout when it closes (the application's window; tests leave it off).
+  void setRemembersLayout(bool remember) { remembers_layout_ = remember; }
   ~MainWindow() override;
 
   // Start loading in the background; datasetLoaded or datasetFailed follows.
@@ -96,6 +98,9 @@ class MainWindow : public QMainWindow {
   void runFinished(const QString& state, const QString& message);
   // error is empty when `path` was written.
   void exportFinished(const QString& path, const QString& error);
+
+ protected:
+  void closeEvent(QCloseEvent* event) override;
 
  private:
   void buildMenus();
@@ -164,6 +169,7 @@ class MainWindow : public QMainWindow {
   // Frequency, object, telescope and date of the run's data for FITS exports, copied once the
   // read stage has finished (the worker no longer writes them then).
   std::shared_ptr<const apertura::FitsImage> export_template_;
+  bool remembers_layout_ = false;  // setRemembersLayout
 };
 
 }  // namespace apertura::gui

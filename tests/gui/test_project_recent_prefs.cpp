@@ -2,6 +2,7 @@
 // files (and File > Open recent shows it); a bad project file is reported, naming the file and the
 // key, and the window stays usable; the preferences apply to new projects.
 #include <QComboBox>
+#include <QDockWidget>
 #include <QFile>
 #include <QMenu>
 #include <QMessageBox>
@@ -13,6 +14,7 @@
 #include "gui/controller/app_preferences.h"
 #include "gui/controller/project_document.h"
 #include "gui/controller/recent_projects.h"
+#include "gui/controller/window_layout.h"
 #include "gui/dialogs/preferences_dialog.h"
 #include "gui/window/main_window.h"
 #include "gui/window/project_actions.h"
@@ -158,6 +160,35 @@ class TestProjectRecentPrefs : public QObject {
       QVERIFY(w.projectActions()->saveAs(f));
     }
     QCOMPARE(apertura::gui::RecentProjects::list().size(), 2);
+  }
+
+  // Issue #35 item 8: the window's size and docks come back in the next session.
+  void windowLayoutIsRemembered() {
+    QVERIFY(!apertura::gui::restoreWindowLayout(*std::make_unique<MainWindow>()));  // none yet
+    {
+      MainWindow w;
+      w.setRemembersLayout(true);
+      w.resize(1220, 760);
+      w.show();
+      QVERIFY(QTest::qWaitForWindowExposed(&w));
+      w.findChild<QDockWidget*>("mask-dock")->hide();
+      w.findChild<QDockWidget*>("plots-dock")->setFloating(true);
+      QVERIFY(w.close());
+    }
+    MainWindow again;
+    QVERIFY(apertura::gui::restoreWindowLayout(again));
+    again.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&again));
+    QCOMPARE(again.size(), QSize(1220, 760));
+    QVERIFY(!again.findChild<QDockWidget*>("mask-dock")->isVisible());
+    QVERIFY(again.findChild<QDockWidget*>("plots-dock")->isFloating());
+    QVERIFY(again.findChild<QDockWidget*>("settings-dock")->isVisible());
+    // A window that does not remember (tests, scripted screenshots) leaves the saved one alone.
+    again.findChild<QDockWidget*>("mask-dock")->show();
+    QVERIFY(again.close());
+    MainWindow third;
+    QVERIFY(apertura::gui::restoreWindowLayout(third));
+    QVERIFY(third.findChild<QDockWidget*>("mask-dock")->isHidden());
   }
 
  private:

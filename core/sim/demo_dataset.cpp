@@ -84,6 +84,10 @@ void build(const std::string& dir) {
 
 }  // namespace
 
+sim::SkyModel demoSkyModel() {
+  return demoSky();
+}
+
 std::string defaultDemoDirectory() {
   const char* xdg = std::getenv("XDG_DATA_HOME");
   if (xdg && *xdg)

@@ -5,6 +5,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFutureWatcher>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
@@ -88,9 +89,12 @@ MaskPanel::MaskPanel(QWidget* parent)
   list_->setToolTip(tr("Regions in 0-based image pixels, applied in order: + adds, − subtracts"));
   layout->addWidget(list_, 1);
 
-  auto* buttons = new QHBoxLayout;
-  for (QPushButton* b : {delete_, clear_, import_, export_})
-    buttons->addWidget(b);
+  // Two rows: one row of four made the left dock (and so the window) too wide for 1024 px.
+  auto* buttons = new QGridLayout;
+  buttons->addWidget(delete_, 0, 0);
+  buttons->addWidget(clear_, 0, 1);
+  buttons->addWidget(import_, 1, 0);
+  buttons->addWidget(export_, 1, 1);
   layout->addLayout(buttons);
   use_mask_->setToolTip(
       tr("Regularizers act inside the mask only and model pixels outside it are held at zero. "

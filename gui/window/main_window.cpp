@@ -38,6 +38,7 @@
 #include "gui/window/path_models_tab.h"
 #include "gui/window/project_actions.h"
 #include "gui/window/run_status_widget.h"
+#include "gui/window/settings_scroll_area.h"
 #include "gui/window/surface_tab.h"
 #include "gui/window/wheel_scrolls_panel.h"
 
@@ -208,9 +209,8 @@ void MainWindow::buildDocks() {
   setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
   auto* settings_dock = new QDockWidget(tr("Run settings"), this);
   settings_dock->setObjectName("settings-dock");
-  auto* scroll = new QScrollArea;
+  auto* scroll = new SettingsScrollArea;  // up and down, never sideways
   scroll->setWidget(run_settings_);
-  scroll->setWidgetResizable(true);
   new WheelScrollsPanel(scroll);
   settings_dock->setWidget(scroll);
   addDockWidget(Qt::LeftDockWidgetArea, settings_dock);

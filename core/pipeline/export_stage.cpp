@@ -132,6 +132,10 @@ void exportStage(engine::RunContext& ctx, ImagingProducts& p) {
        [&](const std::string& f) { writeImage(f, p.residual, "JY/BEAM", true, p, history); });
   emit(s.output.restored && !p.restored.empty(), "-restored.fits",
        [&](const std::string& f) { writeImage(f, p.restored, "JY/BEAM", true, p, history); });
+  // A linear spectrum's spectral index beside its restored image (dimensionless, NaN where the
+  // emission is not significant).
+  emit(s.output.restored && !p.spectral_index.empty(), "-alpha.fits",
+       [&](const std::string& f) { writeImage(f, p.spectral_index, "", true, p, history); });
   emit(s.output.metrics_csv, "-metrics.csv",
        [&](const std::string& f) { writeFileAtomically(f, metricsCsv(p)); });
   emit(s.output.metrics_csv && !p.lambda_path.empty(), "-lambda-path.csv",

@@ -46,6 +46,9 @@ struct ImagingProducts {
   // frequency_hz and moves the two planes to `band_model` (Jy/pixel, low then high).
   std::vector<double> band_edges_hz;
   std::vector<double> band_model;
+  // Its spectral index between the band's ends at the restoring beam (spectralIndexMap; NaN
+  // where the emission is not significant). Empty for a flat spectrum.
+  std::vector<double> spectral_index;
 
   // Per chunk, only when a project writes them back to a Measurement Set column.
   std::vector<std::vector<std::complex<float>>> model_visibilities;

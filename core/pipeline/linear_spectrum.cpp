@@ -1,9 +1,11 @@
 #include "core/pipeline/linear_spectrum.h"
 
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include "core/pipeline/pipeline_stages.h"
+#include "core/rml/restore.h"
 #include "core/util/input_error.h"
 #include "core/util/number_text.h"
 
@@ -65,6 +67,27 @@ bool hasLinearSpectrum(const ImagingProducts& p, std::size_t values) {
 std::vector<double> skyAtImageFrequency(const ImagingProducts& p,
                                         const std::vector<double>& planes) {
   return rml::linearSpectrumImage(planes.data(), p.geometry.numPixels(), bandOf(p), p.frequency_hz);
+}
+
+std::vector<double> spectralIndexMap(const ImagingProducts& out) {
+  const std::size_t npix = out.geometry.numPixels();
+  if (out.band_model.size() != 2 * npix || out.restored.size() != npix)
+    return {};
+  const std::vector<double> zero(npix, 0.0);
+  const std::vector<double> low(out.band_model.begin(),
+                                out.band_model.begin() + std::ptrdiff_t(npix));
+  const std::vector<double> high(out.band_model.begin() + std::ptrdiff_t(npix),
+                                 out.band_model.end());
+  const std::vector<double> s_low = rml::restoredImage(low, zero, out.geometry, out.beam);
+  const std::vector<double> s_high = rml::restoredImage(high, zero, out.geometry, out.beam);
+  const double log_ratio = std::log(out.band_edges_hz.at(1) / out.band_edges_hz.at(0));
+  const double floor = kAlphaSignificance * out.residual_rms;
+  std::vector<double> alpha(npix, std::numeric_limits<double>::quiet_NaN());
+  for (std::size_t p = 0; p < npix; ++p) {
+    if (out.restored[p] > floor && s_low[p] > 0.0 && s_high[p] > 0.0)
+      alpha[p] = std::log(s_high[p] / s_low[p]) / log_ratio;
+  }
+  return alpha;
 }
 
 void settleLinearSpectrum(ImagingProducts& out) {

@@ -28,6 +28,13 @@ std::vector<double> skyAtImageFrequency(const ImagingProducts& p,
 // After the optimizer: out.model's two planes to out.band_model, the sky at frequency_hz in
 // out.model, and every kept path model as that sky too.
 void settleLinearSpectrum(ImagingProducts& out);
+// The spectral index alpha (I ~ nu^alpha) between the band's ends at the restoring beam:
+// ln(S_high / S_low) / ln(nu_high / nu_low), S the two planes convolved with the beam, where the
+// restored image exceeds kAlphaSignificance times the residual's RMS and both ends are positive;
+// NaN elsewhere. Empty for a flat spectrum. Needs out.restored and out.residual_rms.
+constexpr double kAlphaSignificance = 5.0;
+std::vector<double> spectralIndexMap(const ImagingProducts& out);
+
 // settleLinearSpectrum when the optimizer's stage ends, however it ends.
 struct LinearSpectrumSettler {
   ImagingProducts& out;

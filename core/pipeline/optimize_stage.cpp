@@ -256,6 +256,7 @@ void optimizeAndRestoreStages(engine::RunContext& ctx, RunData& data, ImagingPro
                            : fit.chi2_per_dof;
     out.residual_rms = fit.residual_image_rms;
     out.restored = rml::restoredImage(out.model, out.residual, g, out.beam);
+    out.spectral_index = spectralIndexMap(out);
     if (s.output.write_model_column || s.output.write_residual_column) {
       // Residual = measured - model on every sample (flagged ones included).
       chi2->forEachResidual(

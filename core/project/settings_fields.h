@@ -264,7 +264,10 @@ IfSection<S, OutputSettings> visitFields(S& o, F&& f) {
   f(Field("psf", "write the PSF"), o.psf);
   f(Field("model", "write the model"), o.model);
   f(Field("residual", "write the residual image"), o.residual);
-  f(Field("restored", "write the restored image"), o.restored);
+  f(Field("restored",
+          "write the restored image (and, for a linear-spectrum MFS model, its spectral index "
+          "map -alpha.fits)"),
+    o.restored);
   f(Field("metrics_csv",
           "write the convergence metrics (PREFIX-metrics.csv) and, with an automatic lambda, "
           "its path (PREFIX-lambda-path.csv)"),

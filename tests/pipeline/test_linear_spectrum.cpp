@@ -8,6 +8,7 @@
 #include <mutex>
 
 #include "core/engine/memory_estimate.h"
+#include "core/io/fits_image_io.h"
 #include "core/pipeline/imaging_pipeline.h"
 #include "core/pipeline/initial_model.h"
 #include "core/pipeline/model_file.h"
@@ -90,7 +91,9 @@ class TestLinearSpectrum : public QObject {
 
   void fitsTheSpectrumAtBothEnds() {
     auto observer = std::make_shared<ModelObserver>();
-    const auto p = run(mfsSettings(project::MfsSpectrum::Linear), observer);
+    project::ProjectSettings s = mfsSettings(project::MfsSpectrum::Linear);
+    s.output.prefix = dir_.path().toStdString() + "/linear";
+    const auto p = run(s, observer);
     const double low = kRefHz, high = kRefHz + 2 * kChannelHz;
     QCOMPARE(p->band_edges_hz, (std::vector<double>{low, high}));
     QCOMPARE(p->band_model.size(), 2 * kPixels);
@@ -120,6 +123,18 @@ class TestLinearSpectrum : public QObject {
     QCOMPARE(observer->planes, 1);
     QCOMPARE(observer->pixels, kPixels);
 
+    // The spectral index at the source (nu^2: 2) and none where there is no emission.
+    QCOMPARE(p->spectral_index.size(), kPixels);
+    const std::size_t source =
+        std::size_t(kSize / 2 + kNorthCells) * kSize + std::size_t(kSize / 2 - kEastCells);
+    QVERIFY2(std::fabs(p->spectral_index[source] - kSpectralIndex) < 0.15,
+             qPrintable(QString::number(p->spectral_index[source])));
+    QVERIFY(std::isnan(p->spectral_index[std::size_t(kSize / 2 - 20) * kSize + kSize / 2 + 20]));
+    // Written beside the restored image, pixel for pixel.
+    const FitsImage alpha = readFitsImage(s.output.prefix + "-alpha.fits");
+    QCOMPARE(alpha.pixels.size(), kPixels);
+    QVERIFY(std::fabs(alpha.pixels[source] - p->spectral_index[source]) < 1e-6);
+
     // "Continue from last model" writes both planes, and a linear run starts from both.
     const std::string path = dir_.path().toStdString() + "/continue-model.fits";
     pipeline::writeModelFits(*p, path);
@@ -130,7 +145,8 @@ class TestLinearSpectrum : public QObject {
     // The same data with a flat spectrum cannot fit the 14 % change across the band (2.5).
     const auto flat = run(mfsSettings(project::MfsSpectrum::Flat));
     qInfo("flat chi2/dof %g", flat->chi2_per_dof);
-    QVERIFY(flat->band_edges_hz.empty() && flat->band_model.empty());
+    QVERIFY(flat->band_edges_hz.empty() && flat->band_model.empty() &&
+            flat->spectral_index.empty());
     QVERIFY2(
         flat->chi2_per_dof > p->chi2_per_dof + 0.5,
         qPrintable(QString("flat %1, linear %2").arg(flat->chi2_per_dof).arg(p->chi2_per_dof)));

@@ -95,9 +95,10 @@ run_case() {  # I DESC NAMES ARGS...
   shift 3
   case $desc in *output*|*optimizer.max_iterations*) allowed=$(printf '?%s ' $outputs) ;; esac
   rb_set_inputs "$ms" "$proj"
-  # An automatic lambda (a fuzzed lambda "auto") also writes its path.
-  rb_case "case $i ($desc)" "$names" "$out" "$allowed ?p-model.ms ?p-lambda-path.csv" "$cli" run \
-    "$proj" "$@"
+  # An automatic lambda (a fuzzed lambda "auto") also writes its path, a linear spectrum its
+  # spectral index.
+  rb_case "case $i ($desc)" "$names" "$out" "$allowed ?p-model.ms ?p-lambda-path.csv ?p-alpha.fits" \
+    "$cli" run "$proj" "$@"
   # What a relative or empty output.prefix wrote beside the project is output, not leftover.
   find "$pdir" -mindepth 1 ! -name fuzz.apertura -exec rm -rf {} + 2> /dev/null
 }

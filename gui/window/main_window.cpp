@@ -1,6 +1,7 @@
 #include "gui/window/main_window.h"
 
 #include <QApplication>
+#include <QDesktopServices>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -15,6 +16,8 @@
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QToolBar>
+#include <QToolButton>
+#include <QUrl>
 #include <QVBoxLayout>
 
 #include "core/plugin/plugin_registry.h"
@@ -96,6 +99,15 @@ MainWindow::MainWindow(QWidget* parent)
   statusBar()->addPermanentWidget(busy_bar_);
   run_status_ = new RunStatusWidget;
   statusBar()->addPermanentWidget(run_status_);
+  // The folder the last run wrote its files into (hidden until a run writes some).
+  open_folder_ = new QToolButton;
+  open_folder_->setObjectName("open-output-folder");
+  open_folder_->setText(tr("Open folder"));
+  open_folder_->hide();
+  connect(open_folder_, &QToolButton::clicked, this, [this] {
+    QDesktopServices::openUrl(QUrl::fromLocalFile(open_folder_->property("folder").toString()));
+  });
+  statusBar()->addPermanentWidget(open_folder_);
 
   buildMenus();
   buildDocks();
@@ -232,6 +244,7 @@ void MainWindow::buildDocks() {
 
   auto* log_dock = new QDockWidget(tr("Log"), this);
   log_dock->setObjectName("log-dock");
+  log_->setObjectName("log");
   log_->setReadOnly(true);
   log_->setMaximumBlockCount(5000);
   log_dock->setWidget(log_);

@@ -12,6 +12,7 @@
 class QAction;
 class QLabel;
 class QPlainTextEdit;
+class QToolButton;
 class QProgressBar;
 class QTabWidget;
 class QTemporaryDir;
@@ -124,6 +125,8 @@ class MainWindow : public QMainWindow {
   // A run over its memory budget asks first (confirmMemory) and may change `settings` (a smaller
   // image, streaming) and the panel with it; false when the user cancels.
   bool withinMemoryBudget(apertura::project::ProjectSettings& settings);
+  // The last run's written files into the log, and the status bar's "Open folder" for them.
+  void announceWrittenFiles();
   // The last finished run's model as a FITS file for optimizer.initial_model; empty (and the
   // reason in the status bar) when it cannot be written.
   std::string writeLastModel();
@@ -169,7 +172,8 @@ class MainWindow : public QMainWindow {
   // Frequency, object, telescope and date of the run's data for FITS exports, copied once the
   // read stage has finished (the worker no longer writes them then).
   std::shared_ptr<const apertura::FitsImage> export_template_;
-  bool remembers_layout_ = false;  // setRemembersLayout
+  bool remembers_layout_ = false;       // setRemembersLayout
+  QToolButton* open_folder_ = nullptr;  // the last run's output folder (property "folder")
 };
 
 }  // namespace apertura::gui

@@ -1,10 +1,12 @@
 // The run side of the main window: start, pause/stop, and the end of a run.
 #include <QAction>
+#include <QFileInfo>
 #include <QLabel>
 #include <QProgressBar>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTemporaryDir>
+#include <QToolButton>
 #include <cmath>
 
 #include "core/engine/memory_estimate.h"
@@ -205,8 +207,23 @@ void MainWindow::onRunFinished(const QString& state, const QString& message) {
     status_label_->setText(message);
   }
   log(tr("run %1%2").arg(state, message.isEmpty() ? QString() : ": " + message));
+  announceWrittenFiles();
   updateRunActions();
   emit runFinished(state, message);
+}
+
+void MainWindow::announceWrittenFiles() {
+  const std::vector<std::string> none;
+  const std::vector<std::string>& files = products_ ? products_->written_files : none;
+  for (const std::string& f : files)
+    log(tr("wrote %1").arg(QString::fromStdString(f)));
+  open_folder_->setVisible(!files.empty());
+  if (files.empty())
+    return;
+  const QString folder = QFileInfo(QString::fromStdString(files.front())).absolutePath();
+  open_folder_->setProperty("folder", folder);
+  open_folder_->setToolTip(
+      tr("Open %1, where the run wrote %n file(s)", "", int(files.size())).arg(folder));
 }
 
 void MainWindow::updateRunActions() {

@@ -2,10 +2,13 @@
 // 12 GiB budget was "Settings valid" and started): the panel says so while settings are edited,
 // and Run offers what fits (a smaller image, streaming), runs anyway or cancels.
 #include <QAbstractButton>
+#include <QFileInfo>
 #include <QMessageBox>
+#include <QPlainTextEdit>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTimer>
+#include <QToolButton>
 #include <QtTest>
 
 #include "core/engine/memory_estimate.h"
@@ -107,6 +110,13 @@ class TestMemoryConfirmation : public QObject {
     testing::runToFinish(*window_);
     QVERIFY2(seen.contains(QString("Use %1 px").arg(fit.image_size)), qPrintable(seen.join(" | ")));
     QCOMPARE(window_->projectActions()->currentProject()->imaging.nx, fit.image_size);
+    // The files the run wrote beside the project are announced, with their folder.
+    auto* folder = window_->findChild<QToolButton*>("open-output-folder");
+    QVERIFY(folder && folder->isVisible());
+    QCOMPARE(folder->property("folder").toString(), QFileInfo(project_).absolutePath());
+    const QString log = window_->findChild<QPlainTextEdit*>("log")->toPlainText();
+    QVERIFY2(log.contains("wrote " + QFileInfo(project_).absolutePath() + "/budget-restored.fits"),
+             qPrintable(log.right(600)));
     // Within the budget now: the next run asks nothing.
     QVERIFY(window_->runSettings()->validationMessage().startsWith("Settings valid"));
     QVERIFY(!window_->runSettings()->validationMessage().contains("over the memory budget"));

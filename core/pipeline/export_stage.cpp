@@ -14,25 +14,6 @@
 namespace apertura::pipeline {
 namespace {
 
-// FITS HISTORY cards hold 70 characters: the settings go in as one JSON line per card.
-std::vector<std::string> provenance(const project::ProjectSettings& s) {
-  std::vector<std::string> lines = {std::string("Apertura ") + kVersion + " RML imaging"};
-  std::istringstream json(project::projectToJson(s, ""));
-  std::string line;
-  while (std::getline(json, line)) {
-    const auto first = line.find_first_not_of(' ');
-    if (first == std::string::npos)
-      continue;
-    line = line.substr(first);
-    while (line.size() > 70) {
-      lines.push_back(line.substr(0, 70));
-      line = line.substr(70);
-    }
-    lines.push_back(line);
-  }
-  return lines;
-}
-
 // A cube run's image (plane-major pixels) has a FREQ axis and one beam per plane.
 template <typename T>
 void writeImage(const std::string& path, const std::vector<T>& pixels, const std::string& bunit,
@@ -116,7 +97,7 @@ void exportStage(engine::RunContext& ctx, ImagingProducts& p) {
   const std::string& prefix = s.output.prefix;
   if (prefix.empty())
     return;
-  const std::vector<std::string> history = provenance(s);
+  const std::vector<std::string> history = provenanceHistory(s);
   OutputSet outputs;
   const auto emit = [&](bool wanted, const std::string& suffix, auto&& write) {
     if (wanted)

@@ -1,8 +1,11 @@
 #include "core/pipeline/image_header.h"
 
 #include <cctype>
+#include <sstream>
 
+#include "core/project/project_file.h"
 #include "core/util/sky_format.h"
+#include "core/version.h"
 
 namespace apertura::pipeline {
 namespace {
@@ -51,6 +54,24 @@ FitsImage snapshotHeader(const engine::ImageSnapshot& image) {
   f.history.push_back("Apertura snapshot: " + image.name + " at iteration " +
                       std::to_string(image.iteration));
   return f;
+}
+
+std::vector<std::string> provenanceHistory(const project::ProjectSettings& s) {
+  std::vector<std::string> lines = {std::string("Apertura ") + kVersion + " RML imaging"};
+  std::istringstream json(project::projectToJson(s, ""));
+  std::string line;
+  while (std::getline(json, line)) {
+    const auto first = line.find_first_not_of(' ');
+    if (first == std::string::npos)
+      continue;
+    line = line.substr(first);
+    while (line.size() > 70) {
+      lines.push_back(line.substr(0, 70));
+      line = line.substr(70);
+    }
+    lines.push_back(line);
+  }
+  return lines;
 }
 
 }  // namespace apertura::pipeline

@@ -3,6 +3,8 @@
 #include <QMainWindow>
 #include <memory>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "core/data/dataset_summary.h"
 #include "core/pipeline/imaging_products.h"
@@ -174,6 +176,8 @@ class MainWindow : public QMainWindow {
   std::shared_ptr<const apertura::FitsImage> export_template_;
   bool remembers_layout_ = false;       // setRemembersLayout
   QToolButton* open_folder_ = nullptr;  // the last run's output folder (property "folder")
+  // The last run's provenance (its project as HISTORY cards), as its own outputs carry it.
+  std::vector<std::string> run_history_;
 };
 
 }  // namespace apertura::gui

@@ -133,6 +133,7 @@ void MainWindow::buildExportMenu() {
     keys->telescope = products_->telescope;
     if (products_->start_time_mjd_s > 0.0)
       keys->date_obs = formatMjdSeconds(products_->start_time_mjd_s);
+    keys->history = run_history_;  // the run's project, as its automatic outputs carry it
     export_template_ = std::move(keys);
   });
   updateExportActions();

@@ -12,6 +12,7 @@
 #include "core/engine/memory_estimate.h"
 #include "core/engine/process_resources.h"
 #include "core/io/fits_image_io.h"
+#include "core/pipeline/image_header.h"
 #include "core/pipeline/imaging_pipeline.h"
 #include "core/pipeline/model_file.h"
 #include "gui/controller/app_preferences.h"
@@ -163,6 +164,7 @@ bool MainWindow::launchRun(const std::string& initial_model) {
     return false;
   products_ = std::make_shared<pipeline::ImagingProducts>();
   run_regularization_ = settings->regularization;
+  run_history_ = pipeline::provenanceHistory(*settings);  // for the menu's FITS exports
   convergence_->clear();
   path_models_->clear();
   image_tabs_->clearCounts();

@@ -5,6 +5,7 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <numeric>
 
 #include <vtkDataArray.h>
 #include <vtkPointData.h>
@@ -149,6 +150,15 @@ class TestExportAndStatus : public QObject {
       }
       QVERIFY2(mismatches == 0,
                qPrintable(QString("%1: %2 pixels differ").arg(name).arg(mismatches)));
+      // The provenance the run's own outputs carry (issue #35 item 9): the version, the whole
+      // project as JSON, then the export itself.
+      const QString history = QString::fromStdString(
+          std::accumulate(read.history.begin(), read.history.end(), std::string(),
+                          [](std::string a, const auto& b) { return a + b + "\n"; }));
+      QVERIFY2(history.contains("RML imaging") && history.contains("\"regularizers\"") &&
+                   history.contains("\"max_iterations\"") &&
+                   history.contains("exported from the desktop application"),
+               qPrintable(history.left(400)));
     }
 
     // The Data tab holds no image: the action is disabled and a direct call refuses.

@@ -22,7 +22,11 @@ ImagePanel::ImagePanel(QWidget* parent)
       view_(new ImageView(this)),
       colorbar_(new ColorbarWidget(this)),
       histogram_(new HistogramWidget(this)),
-      status_(new QLabel(this)) {
+      status_(new QLabel(this)),
+      caption_(new QLabel(this)) {
+  caption_->setObjectName("image-caption");
+  caption_->setStyleSheet("color: #a05a00");
+  caption_->hide();
   status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   status_->setMinimumWidth(100);
   QFont mono = status_->font();
@@ -40,6 +44,7 @@ ImagePanel::ImagePanel(QWidget* parent)
   layout->setContentsMargins(2, 2, 2, 2);
   layout->setSpacing(2);
   layout->addWidget(toolbar_);
+  layout->addWidget(caption_);
   layout->addWidget(planes_);
   layout->addLayout(image_row, 1);
   layout->addWidget(histogram_);
@@ -146,6 +151,15 @@ void ImagePanel::refreshScale() {
     toolbar_->showClipRange(clip);
   refreshSamples();
   histogram_->setClipRange(clip);
+}
+
+void ImagePanel::setCaption(const QString& caption) {
+  caption_->setText(caption);
+  caption_->setVisible(!caption.isEmpty());
+}
+
+QString ImagePanel::caption() const {
+  return caption_->text();
 }
 
 }  // namespace apertura::gui

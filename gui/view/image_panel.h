@@ -49,6 +49,10 @@ class ImagePanel : public QWidget {
   ImageToolbar* toolbar() const { return toolbar_; }
   PlaneSelector* planeSelector() const { return planes_; }
   QString statusText() const;
+  // A line above the image saying where it comes from when that is not the current run (e.g.
+  // "Previous run"); empty hides it.
+  void setCaption(const QString& caption);
+  QString caption() const;
 
  signals:
   void planeChanged(int plane);
@@ -64,6 +68,7 @@ class ImagePanel : public QWidget {
   ColorbarWidget* colorbar_;
   HistogramWidget* histogram_;
   QLabel* status_;
+  QLabel* caption_;
   std::weak_ptr<const ImageData> samples_source_;  // image whose samples the histogram holds
   ImageCube cube_;        // the image when it has several planes, else empty
   int wanted_plane_ = 0;  // the plane chosen (the selector or linked views)

@@ -64,7 +64,15 @@ void ImageTabs::showSnapshot(const std::shared_ptr<const engine::ImageSnapshot>&
     }
   }
   p->setImage(std::move(c));
+  p->setCaption(QString());  // this run's image now
   ++shown_[QString::fromStdString(s->name)];
+}
+
+void ImageTabs::markShownAs(const QString& caption) {
+  for (ImagePanel* p : panels_) {
+    const auto image = p->view()->image();
+    p->setCaption(image && !image->empty() ? caption : QString());
+  }
 }
 
 void ImageTabs::setPlane(int plane) {

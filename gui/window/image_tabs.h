@@ -26,6 +26,9 @@ class ImageTabs : public QObject {
   ImagePanel* panel(const QString& name) const { return panels_.value(name); }
   int snapshotsShown(const QString& name) const { return shown_.value(name); }
   void clearCounts() { shown_.clear(); }
+  // Captions every image shown now as `caption` (e.g. from the previous run) until a snapshot
+  // replaces it.
+  void markShownAs(const QString& caption);
   // The cube plane every view shows (0 for single-plane images).
   int plane() const { return plane_; }
 

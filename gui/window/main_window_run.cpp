@@ -168,6 +168,8 @@ bool MainWindow::launchRun(const std::string& initial_model) {
   convergence_->clear();
   path_models_->clear();
   image_tabs_->clearCounts();
+  // What is on screen until this run replaces it is the last run's.
+  image_tabs_->markShownAs(tr("Previous run: replaced when this run publishes this image"));
   run_->start(*settings, pipeline::makeImagingPipeline(products_));
   run_status_->start(project::iterationsKnownInAdvance(*settings));
   log(tr("run started%6: %1 x %2 px, %3, %4 iterations of %5")

@@ -235,8 +235,10 @@ void ProjectActions::restoreResults(const project::ProjectSettings& settings, co
     if (generation != generation_)
       return;
     for (RestoredImage& image : r.images) {
-      if (ImagePanel* p = window_->imageTabs()->panel(image.name))
+      if (ImagePanel* p = window_->imageTabs()->panel(image.name)) {
         p->setImage(std::move(image.image));
+        p->setCaption(tr("Saved results of this project (read from disk)"));
+      }
     }
     if (!r.errors.isEmpty())
       window_->statusBar()->showMessage(

@@ -221,6 +221,8 @@ class TestProjectWorkflow : public QObject {
     QCOMPARE(image->unit, std::string("Jy/beam"));
     QVERIFY(image->beam.has_value());
     QCOMPARE(image->at(7, 5), float(1e-3 * (7 + 500)));
+    // Labelled as read from disk until a run replaces it (issue #35: images of an earlier run).
+    QCOMPARE(dirty->caption(), QString("Saved results of this project (read from disk)"));
     QCOMPARE(dirty->view()->zoom(), 3.0);
     QCOMPARE(dirty->view()->center(), QPointF(20.5, 30.25));
     const auto model = w.imageTabs()->panel("model")->view()->image();

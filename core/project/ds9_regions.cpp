@@ -404,29 +404,53 @@ std::vector<MaskRegion> readDs9Regions(const std::string& path,
   return parseDs9Regions(content.str(), path, grid);
 }
 
-std::string formatDs9Regions(const std::vector<MaskRegion>& regions) {
+std::string formatDs9Regions(const std::vector<MaskRegion>& regions,
+                             const std::optional<RegionSkyGrid>& grid) {
+  const bool sky = grid && grid->valid();
   std::string out =
-      "# Region file format: DS9 version 4.1\n"
-      "# Apertura mask: 1-based image pixels; '-' marks regions that subtract\n"
+      "# Region file format: DS9 version 4.1\n" +
+      std::string(
+          sky ? "# Apertura mask: J2000 RA/Dec in degrees, sizes in arcsec; '-' marks "
+                "regions that subtract\n"
+              : "# Apertura mask: 1-based image pixels; '-' marks regions that subtract\n") +
       "global color=green dashlist=8 3 width=1 font=\"helvetica 10 normal roman\" select=1 "
-      "highlite=1 dash=0 fixed=0 edit=1 move=1 delete=1 include=1 source=1\n"
-      "image\n";
+      "highlite=1 dash=0 fixed=0 edit=1 move=1 delete=1 include=1 source=1\n" +
+      (sky ? "fk5\n" : "image\n");
+  // 0-based pixels to what the line holds: "x,y" 1-based, or "ra,dec" in degrees.
+  const auto position = [&](double x, double y) -> std::vector<double> {
+    if (!sky)
+      return {x + 1.0, y + 1.0};
+    const std::vector<double> radec = pixelsToSky(*grid, {x, y});
+    return {radec[0] / kDeg, radec[1] / kDeg};
+  };
+  // A size in pixels along x or y: pixels, or arcsec with DS9's '"' suffix.
+  const auto size = [&](double pixels, bool along_x) {
+    if (!sky)
+      return formatNumber(pixels);
+    const double cell = std::abs(along_x ? grid->cell_x_rad : grid->cell_y_rad);
+    return formatNumber(pixels * cell / kDeg * 3600.0) + "\"";
+  };
+  // Degrees from +x on the image; on a sky grid with east to the right, mirrored (as read).
+  const auto angle = [&](double a) {
+    return sky && grid->cell_x_rad * grid->cell_y_rad > 0.0 ? -a : a;
+  };
   for (std::size_t i = 0; i < regions.size(); ++i) {
     const MaskRegion& r = regions[i];
     const std::vector<double>& v = r.values;
     std::string line = r.subtract ? "-" : "";
     if (r.shape == "rectangle" && v.size() == 4) {
-      line += "box(" +
-              joined({(v[0] + v[2]) / 2.0 + 1.0, (v[1] + v[3]) / 2.0 + 1.0, std::abs(v[2] - v[0]),
-                      std::abs(v[3] - v[1]), 0.0}) +
-              ")";
+      line += "box(" + joined(position((v[0] + v[2]) / 2.0, (v[1] + v[3]) / 2.0)) + "," +
+              size(std::abs(v[2] - v[0]), true) + "," + size(std::abs(v[3] - v[1]), false) + ",0)";
     } else if (r.shape == "ellipse" && v.size() == 5) {
-      line += "ellipse(" + joined({v[0] + 1.0, v[1] + 1.0, v[2], v[3], v[4]}) + ")";
+      line += "ellipse(" + joined(position(v[0], v[1])) + "," + size(v[2], true) + "," +
+              size(v[3], false) + "," + formatNumber(angle(v[4])) + ")";
     } else if (r.shape == "polygon" && v.size() >= 6 && v.size() % 2 == 0) {
-      std::vector<double> shifted(v);
-      for (double& x : shifted)
-        x += 1.0;
-      line += "polygon(" + joined(shifted) + ")";
+      std::vector<double> vertices;
+      for (std::size_t k = 0; k < v.size(); k += 2) {
+        const std::vector<double> p = position(v[k], v[k + 1]);
+        vertices.insert(vertices.end(), p.begin(), p.end());
+      }
+      line += "polygon(" + joined(vertices) + ")";
     } else {
       throw InputError("mask region " + std::to_string(i + 1),
                        "cannot be written as a DS9 region (shape '" + r.shape + "' with " +
@@ -437,8 +461,9 @@ std::string formatDs9Regions(const std::vector<MaskRegion>& regions) {
   return out;
 }
 
-void writeDs9Regions(const std::string& path, const std::vector<MaskRegion>& regions) {
-  writeFileAtomically(path, formatDs9Regions(regions));
+void writeDs9Regions(const std::string& path, const std::vector<MaskRegion>& regions,
+                     const std::optional<RegionSkyGrid>& grid) {
+  writeFileAtomically(path, formatDs9Regions(regions, grid));
 }
 
 }  // namespace apertura::project

@@ -25,12 +25,16 @@ std::vector<MaskRegion> parseDs9Regions(const std::string& text, const std::stri
 std::vector<MaskRegion> readDs9Regions(const std::string& path,
                                        const std::optional<RegionSkyGrid>& grid = std::nullopt);
 
-// DS9 4.1 text in image coordinates (rectangle -> box, ellipse, polygon), numbers in their
-// shortest round-trip form so reading it back gives the same regions. InputError for a region
-// whose shape or value count is not a valid MaskRegion.
-std::string formatDs9Regions(const std::vector<MaskRegion>& regions);
+// DS9 4.1 text (rectangle -> box, ellipse, polygon), numbers in their shortest round-trip form so
+// reading it back (with the same grid) gives the same regions: in image coordinates, or with a
+// valid `grid` in fk5 (J2000 RA/Dec in degrees, sizes in arcsec), as DS9 overlays regions on any
+// image of the field. InputError for a region whose shape or value count is not a valid
+// MaskRegion.
+std::string formatDs9Regions(const std::vector<MaskRegion>& regions,
+                             const std::optional<RegionSkyGrid>& grid = std::nullopt);
 
 // formatDs9Regions written atomically to `path`.
-void writeDs9Regions(const std::string& path, const std::vector<MaskRegion>& regions);
+void writeDs9Regions(const std::string& path, const std::vector<MaskRegion>& regions,
+                     const std::optional<RegionSkyGrid>& grid = std::nullopt);
 
 }  // namespace apertura::project

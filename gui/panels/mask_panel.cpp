@@ -292,9 +292,21 @@ void MaskPanel::importRegions(const QString& path) {
   }));
 }
 
-void MaskPanel::exportRegions(const QString& path) {
+void MaskPanel::exportRegions(const QString& path, RegionCoordinates coordinates) {
   if (io_busy_)
     return;
+  std::optional<project::RegionSkyGrid> grid;
+  if (coordinates == RegionCoordinates::Sky) {
+    grid = skyGrid();
+    if (!grid) {
+      const QString message =
+          tr("No image with sky coordinates yet: export in image pixels, or "
+             "after a dirty image is shown");
+      setStatus(message, true);
+      emit ioFinished(false, message);
+      return;
+    }
+  }
   setIoBusy(true);
   setStatus(tr("Writing %1…").arg(path), false);
   auto* watcher = new QFutureWatcher<RegionIoResult>(this);
@@ -305,10 +317,10 @@ void MaskPanel::exportRegions(const QString& path) {
     setStatus(r.message, !r.ok);
     emit ioFinished(r.ok, r.message);
   });
-  watcher->setFuture(QtConcurrent::run([path, regions = regions_] {
+  watcher->setFuture(QtConcurrent::run([path, regions = regions_, grid] {
     RegionIoResult r;
     try {
-      project::writeDs9Regions(path.toStdString(), regions);
+      project::writeDs9Regions(path.toStdString(), regions, grid);
       r.ok = true;
       r.message =
           tr("Wrote %n region(s) to %1", nullptr, static_cast<int>(regions.size())).arg(path);
@@ -327,13 +339,18 @@ void MaskPanel::chooseImport() {
 }
 
 void MaskPanel::chooseExport() {
+  // Sky coordinates first when an image has them: DS9 then overlays the regions on any image of
+  // the field, not only on Apertura's grid.
+  const QString sky = tr("DS9 regions, sky coordinates fk5 (*.reg)");
+  const QString image = tr("DS9 regions, image pixels (*.reg)");
+  QString filter = skyGrid() ? sky : image;
   QString path = QFileDialog::getSaveFileName(this, tr("Export DS9 regions"), "mask.reg",
-                                              tr("DS9 regions (*.reg);;All (*)"));
+                                              sky + ";;" + image, &filter);
   if (path.isEmpty())
     return;
   if (QFileInfo(path).suffix().isEmpty())
     path += ".reg";
-  exportRegions(path);
+  exportRegions(path, filter == sky ? RegionCoordinates::Sky : RegionCoordinates::Image);
 }
 
 }  // namespace apertura::gui

@@ -51,9 +51,12 @@ class MaskPanel : public QWidget {
   // use_mask, so pixels outside are held at zero and terms act inside only. Otherwise unchanged.
   void applyTo(project::ProjectSettings& s) const;
 
-  // Background DS9 I/O; ioFinished follows (ok, and a message for the status line).
+  // Background DS9 I/O; ioFinished follows (ok, and a message for the status line). Export in
+  // image pixels, or in fk5 (RA/Dec, arcsec) through the shown image's WCS (refused, with the
+  // reason in the status line, while no image with one is shown).
+  enum class RegionCoordinates { Image, Sky };
   void importRegions(const QString& path);
-  void exportRegions(const QString& path);
+  void exportRegions(const QString& path, RegionCoordinates coordinates = RegionCoordinates::Image);
   bool ioBusy() const { return io_busy_; }
 
   // The list's text for region `index` ("1  + rectangle  x 10.0–30.0, y 20.0–40.0").

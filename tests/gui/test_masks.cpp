@@ -11,6 +11,7 @@
 #include <cmath>
 #include <fstream>
 #include <iomanip>
+#include <iterator>
 
 #include "core/pipeline/mask_raster.h"
 #include "core/project/ds9_regions.h"
@@ -242,6 +243,28 @@ class TestMasks : public QObject {
     QVERIFY(std::abs(c[0] - 32.0) < 1e-6 && std::abs(c[1] - 32.0) < 1e-6);
     QVERIFY(std::abs(c[2] - M_PI / (180.0 * 3600.0) / 1e-6) < 1e-6);
     QVERIFY(panel_->regions()[1].subtract);
+
+    // fk5 through the view's WCS: read back through it, the same regions.
+    const std::vector<apertura::project::MaskRegion> before = panel_->regions();
+    panel_->exportRegions(dir.path() + "/fk5.reg", MaskPanel::RegionCoordinates::Sky);
+    QVERIFY(done.wait(10000));
+    QVERIFY2(done.last().at(0).toBool(), qPrintable(done.last().at(1).toString()));
+    {
+      std::ifstream in((dir.path() + "/fk5.reg").toStdString());
+      const std::string text((std::istreambuf_iterator<char>(in)),
+                             std::istreambuf_iterator<char>());
+      QVERIFY2(text.find("\nfk5\n") != std::string::npos, text.c_str());
+    }
+    panel_->clearRegions();
+    panel_->importRegions(dir.path() + "/fk5.reg");
+    QVERIFY(done.wait(10000));
+    QVERIFY2(done.last().at(0).toBool(), qPrintable(done.last().at(1).toString()));
+    QCOMPARE(panel_->regions().size(), before.size());
+    for (std::size_t i = 0; i < before.size(); ++i) {
+      QCOMPARE(panel_->regions()[i].shape, before[i].shape);
+      for (std::size_t k = 0; k < before[i].values.size(); ++k)
+        QVERIFY(std::abs(panel_->regions()[i].values[k] - before[i].values[k]) < 1e-6);
+    }
 
     // A bad file leaves the regions alone and shows the error with the line number.
     {

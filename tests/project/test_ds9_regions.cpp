@@ -239,6 +239,41 @@ class TestDs9Regions : public QObject {
     QVERIFY2(text.contains("\n-ellipse(21.125,19.5,7.25,3,33)"), qPrintable(text));
   }
 
+  // fk5 (issue #35: DS9 export was pixel-only): positions in RA/Dec degrees, sizes in arcsec;
+  // read back with the same grid it gives the same regions, and with another image's grid of
+  // the same field (other cell and size) the same sky.
+  void writeFk5RoundTrip() {
+    const std::vector<MaskRegion> regions = {
+        {"rectangle", false, {10.25, 3.5, 40.75, 30.0}},
+        {"ellipse", true, {20.125, 18.5, 7.25, 3.0, 33.0}},
+        {"polygon", false, {1.0, 2.0, 30.5, 4.0, 12.0, 25.75, 0.5, 20.0}},
+    };
+    const project::RegionSkyGrid grid = testGrid();
+    const std::string text = project::formatDs9Regions(regions, grid);
+    QVERIFY2(QString::fromStdString(text).contains("\nfk5\n"), text.c_str());
+    QVERIFY(QString::fromStdString(text).contains("\","));  // sizes in arcsec
+    const auto back = project::parseDs9Regions(text, "fk5.reg", grid);
+    QCOMPARE(back.size(), regions.size());
+    for (std::size_t i = 0; i < regions.size(); ++i) {
+      QCOMPARE(back[i].shape, regions[i].shape);
+      QCOMPARE(back[i].subtract, regions[i].subtract);
+      compareValues(back[i].values, regions[i].values, 1e-6);
+    }
+    // Another image of the field at half the cell: the same sky at twice the pixels.
+    project::RegionSkyGrid fine = grid;
+    fine.cell_x_rad /= 2.0;
+    fine.cell_y_rad /= 2.0;
+    fine.ref_pixel_x = 2.0 * grid.ref_pixel_x;
+    fine.ref_pixel_y = 2.0 * grid.ref_pixel_y;
+    const auto there = project::parseDs9Regions(text, "fk5.reg", fine);
+    const std::vector<double>& e = there[1].values;  // the ellipse, centre and radii
+    QVERIFY(std::abs(e[0] - 2.0 * 20.125) < 1e-3 && std::abs(e[1] - 2.0 * 18.5) < 1e-3);
+    QVERIFY(std::abs(e[2] - 2.0 * 7.25) < 1e-9 && std::abs(e[3] - 2.0 * 3.0) < 1e-9);
+    QVERIFY(std::abs(e[4] - 33.0) < 1e-12);
+    // Without a grid: image coordinates, as before.
+    QVERIFY(QString::fromStdString(project::formatDs9Regions(regions)).contains("\nimage\n"));
+  }
+
   void writeIsAtomic() {
     QTemporaryDir dir;
     QVERIFY(dir.isValid());

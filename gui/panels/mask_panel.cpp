@@ -9,6 +9,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -113,7 +114,7 @@ MaskPanel::MaskPanel(QWidget* parent)
     if (!rows.isEmpty())
       refresh();
   });
-  connect(clear_, &QPushButton::clicked, this, &MaskPanel::clearRegions);
+  connect(clear_, &QPushButton::clicked, this, &MaskPanel::confirmClear);
   connect(import_, &QPushButton::clicked, this, &MaskPanel::chooseImport);
   connect(export_, &QPushButton::clicked, this, &MaskPanel::chooseExport);
   connect(use_mask_, &QCheckBox::toggled, this, [this] { emit changed(); });
@@ -351,6 +352,26 @@ void MaskPanel::chooseExport() {
   if (QFileInfo(path).suffix().isEmpty())
     path += ".reg";
   exportRegions(path, filter == sky ? RegionCoordinates::Sky : RegionCoordinates::Image);
+}
+
+void MaskPanel::confirmClear() {
+  if (regions_.empty())
+    return;
+  // Window-modal but not blocking: the views stay live, and a test can answer it.
+  auto* box = new QMessageBox(
+      QMessageBox::Question, tr("Clear the mask"),
+      tr("Remove all %n region(s) of the mask? This cannot be undone; export them to a DS9 file "
+         "first to keep a copy.",
+         nullptr, static_cast<int>(regions_.size())),
+      QMessageBox::Yes | QMessageBox::Cancel, this);
+  box->setObjectName(QStringLiteral("mask-clear-confirmation"));
+  box->setDefaultButton(QMessageBox::Cancel);
+  box->setAttribute(Qt::WA_DeleteOnClose);
+  connect(box, &QMessageBox::finished, this, [this](int result) {
+    if (result == QMessageBox::Yes)
+      clearRegions();
+  });
+  box->open();
 }
 
 }  // namespace apertura::gui

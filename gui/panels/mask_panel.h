@@ -56,6 +56,8 @@ class MaskPanel : public QWidget {
   // reason in the status line, while no image with one is shown).
   enum class RegionCoordinates { Image, Sky };
   void importRegions(const QString& path);
+  // The Clear button: asks before removing every region (clearRegions() does not ask).
+  void confirmClear();
   void exportRegions(const QString& path, RegionCoordinates coordinates = RegionCoordinates::Image);
   bool ioBusy() const { return io_busy_; }
 

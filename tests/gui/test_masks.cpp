@@ -3,6 +3,7 @@
 // and a run of the demo data set with "use mask" keeps every model pixel outside the mask at 0.
 #include <QApplication>
 #include <QListWidget>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -277,6 +278,25 @@ class TestMasks : public QObject {
     QVERIFY2(panel_->statusText().contains("bad.reg: line 3: unsupported region shape 'text'"),
              qPrintable(panel_->statusText()));
     QCOMPARE(panel_->regions().size(), std::size_t(3));
+  }
+
+  // Issue #35 item 10: Clear asks first; Cancel keeps every region.
+  void clearAsksFirst() {
+    panel_->setRegions({{"rectangle", false, {1, 2, 3, 4}}, {"ellipse", false, {9, 9, 2, 1, 0}}});
+    QPushButton* clear = nullptr;
+    for (QPushButton* b : panel_->findChildren<QPushButton*>())
+      if (b->text() == "Clear")
+        clear = b;
+    QVERIFY(clear && clear->text() == "Clear" && clear->isEnabled());
+    for (const bool yes : {false, true}) {
+      clear->click();
+      auto* box = panel_->findChild<QMessageBox*>("mask-clear-confirmation");
+      QVERIFY(box && box->isVisible());
+      QVERIFY2(box->text().contains("Remove all 2 region(s)"), qPrintable(box->text()));
+      box->button(yes ? QMessageBox::Yes : QMessageBox::Cancel)->click();
+      QTRY_VERIFY(panel_->findChild<QMessageBox*>("mask-clear-confirmation") == nullptr);
+      QCOMPARE(panel_->regions().size(), yes ? std::size_t(0) : std::size_t(2));
+    }
   }
 
   void useMaskAppliesToSettings() {

@@ -1,24 +1,21 @@
 #include "core/rml/chunk_chi2_term.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <limits>
 
 #include "core/data/exact_sum.h"
 #include "core/imaging/device_gridding.h"
 #include "core/rml/detail/parallel_sum.h"
+#include "core/rml/detail/stage_clock.h"
 #include "core/rml/resident_process_sum.h"
 #include "core/util/input_error.h"
 
 namespace apertura::rml {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double secondsSince(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
+using Clock = detail::StageClock;
+using detail::secondsSince;
 
 // Headroom of the exact sums' range over the largest partial seen so far: a later evaluation
 // whose partials grow by more than 2^16 makes the pass start again with a wider range.

@@ -1,19 +1,15 @@
 #include "core/rml/held_chi2_term.h"
 
-#include <chrono>
-
 #include "core/data/chunk_sequence.h"
 #include "core/rml/chunk_chi2_term.h"
+#include "core/rml/detail/stage_clock.h"
 #include "core/rml/resident_process_sum.h"
 
 namespace apertura::rml {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double secondsSince(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
+using Clock = detail::StageClock;
+using detail::secondsSince;
 
 // The host evaluation reads the chunks' float data where they are and keeps one model buffer in
 // the operator's precision: w-stacking holds every sample at once, so a double copy of the data

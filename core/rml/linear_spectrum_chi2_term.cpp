@@ -1,20 +1,17 @@
 #include "core/rml/linear_spectrum_chi2_term.h"
 
-#include <chrono>
 #include <stdexcept>
 #include <string>
 
 #include "core/imaging/device_gridding.h"
 #include "core/rml/detail/parallel_sum.h"
+#include "core/rml/detail/stage_clock.h"
 
 namespace apertura::rml {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double secondsSince(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
+using Clock = detail::StageClock;
+using detail::secondsSince;
 
 template <typename T>
 class LinearSpectrumChi2Term final : public DataTerm {

@@ -61,7 +61,7 @@ double fractionalBandwidth(const std::vector<SpectralWindowInfo>& windows,
       }
     }
   }
-  return hi > lo ? 2.0 * (hi - lo) / (hi + lo) : 0.0;
+  return std::isfinite(lo) ? fractionalSpan(lo, hi) : 0.0;
 }
 
 void deriveImagingSuggestions(DatasetSummary& s) {

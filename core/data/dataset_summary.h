@@ -95,6 +95,12 @@ struct DatasetSummary {
   double minFrequencyHz() const;  // lowest positive channel frequency; 0 without windows
 };
 
+// The span of frequencies [low, high] over their midpoint (0 for none): how wide a band is, as
+// imaging.mfs_spectrum auto judges it.
+inline double fractionalSpan(double low_hz, double high_hz) {
+  return high_hz > low_hz ? 2.0 * (high_hz - low_hz) / (high_hz + low_hz) : 0.0;
+}
+
 // The span of the channel frequencies of `windows` (those whose id is in `selected`; empty:
 // all) over their midpoint; 0 for one frequency or none.
 double fractionalBandwidth(const std::vector<SpectralWindowInfo>& windows,

@@ -123,8 +123,8 @@ bool optimizerOnDevice(const project::ProjectSettings& s, bool deterministic_red
 }
 
 bool linearSpectrumModel(const project::ProjectSettings& s, const DataVolume& data) {
-  return project::wantsLinearSpectrum(s.imaging, data.fractional_band) && !s.imaging.w_stacking &&
-         !data.deterministic_reduction;
+  return project::wantsLinearSpectrum(s.imaging, data.fractional_band) &&
+         project::linearSpectrumUnavailable(s.imaging, data.deterministic_reduction).empty();
 }
 
 std::uint64_t imagePlanes(const project::ProjectSettings& s, const DataVolume& data) {

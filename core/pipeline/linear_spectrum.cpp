@@ -4,6 +4,7 @@
 #include <limits>
 #include <string>
 
+#include "core/data/dataset_summary.h"
 #include "core/pipeline/pipeline_stages.h"
 #include "core/rml/restore.h"
 #include "core/util/input_error.h"
@@ -16,23 +17,13 @@ rml::SpectrumBand bandOf(const ImagingProducts& p) {
   return {p.band_edges_hz.at(0), p.band_edges_hz.at(1)};
 }
 
-// Why the linear model cannot serve this run (empty: it can).
-std::string unavailableBecause(const project::ProjectSettings& s, const RunData& data) {
-  if (s.imaging.w_stacking)
-    return "imaging.w_stacking";
-  if (data.comm->deterministic())
-    return "the deterministic reduction";
-  return {};
-}
-
 }  // namespace
 
 std::optional<rml::SpectrumBand> linearSpectrumBand(engine::RunContext& ctx, const RunData& data) {
   const project::ProjectSettings& s = ctx.settings();
   const project::MfsSpectrum choice = s.imaging.mfs_spectrum;
   const rml::SpectrumBand band{data.min_frequency_hz, data.max_frequency_hz};
-  const double mean = 0.5 * (band.low_hz + band.high_hz);
-  const double span = mean > 0.0 ? (band.high_hz - band.low_hz) / mean : 0.0;
+  const double span = fractionalSpan(band.low_hz, band.high_hz);
   if (!project::wantsLinearSpectrum(s.imaging, span))
     return std::nullopt;
   if (!(band.high_hz > band.low_hz)) {  // linear on one frequency: nothing to fit a slope to
@@ -41,7 +32,7 @@ std::optional<rml::SpectrumBand> linearSpectrumBand(engine::RunContext& ctx, con
                             "frequency; the model's spectrum is flat");
     return std::nullopt;
   }
-  const std::string why = unavailableBecause(s, data);
+  const std::string why = project::linearSpectrumUnavailable(s.imaging, data.comm->deterministic());
   if (!why.empty()) {
     if (choice == project::MfsSpectrum::Linear)
       throw InputError("imaging.mfs_spectrum",

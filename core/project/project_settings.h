@@ -197,21 +197,33 @@ struct ProjectSettings {
 // (cross-validated) lambda.
 ProjectSettings defaultProject();
 
-// The smallest span of the imaged channels, relative to their mean frequency, at which
-// imaging.mfs_spectrum auto fits a linear spectrum. A spectral index alpha changes the flux by
-// about alpha times this across such a band: 5 % of the peak for alpha 1 (synchrotron), 12 % for
+// The smallest span of the imaged channels, relative to their mean frequency (fractionalSpan), at
+// which imaging.mfs_spectrum auto fits a linear spectrum. A spectral index alpha changes the flux
+// by about alpha times this across such a band: 5 % of the peak for alpha 1 (synchrotron), 12 % for
 // dust's 2.5, far above the noise of an image with a dynamic range of a hundred or more, and a
 // flat model puts that mismatch into rings (docs/regularization.md). CASA's guidance for nterms 2
 // is of the same order (10 %, less at high dynamic range).
 constexpr double kLinearSpectrumBand = 0.05;
 
 // Whether an MFS model has a linear spectrum on a band of this fractional width (before what
-// the run may rule out: w-stacking, the deterministic reduction).
+// the run may rule out: linearSpectrumUnavailable).
 inline bool wantsLinearSpectrum(const ImagingSettings& im, double fractional_band) {
   if (im.spectral_mode != SpectralMode::Mfs)
     return false;
   return im.mfs_spectrum == MfsSpectrum::Linear ||
          (im.mfs_spectrum == MfsSpectrum::Auto && fractional_band >= kLinearSpectrumBand);
+}
+
+// What rules the linear spectrum out for a run ("" when nothing does): w-stacking, or the
+// deterministic reduction (its exact per-chunk sums are not written for two planes). The
+// pipeline's choice and the memory estimate both ask here.
+inline std::string linearSpectrumUnavailable(const ImagingSettings& im,
+                                             bool deterministic_reduction) {
+  if (im.w_stacking)
+    return "imaging.w_stacking";
+  if (deterministic_reduction)
+    return "the deterministic reduction";
+  return {};
 }
 
 // True when some regularizer's lambda is "auto": a lambda path (regularization.method) runs

@@ -88,6 +88,8 @@ ProjectSettings mergePanelEdits(const ProjectSettings& base, const ProjectSettin
   takeIfEdited(s.data.mode, shown.data.mode, edited.data.mode);
   takeIfEdited(s.weighting.scheme, shown.weighting.scheme, edited.weighting.scheme);
   takeIfEdited(s.weighting.robust, shown.weighting.robust, edited.weighting.robust);
+  takeIfEdited(s.weighting.taper_arcsec, shown.weighting.taper_arcsec,
+               edited.weighting.taper_arcsec);
   takeIfEdited(s.optimizer.method, shown.optimizer.method, edited.optimizer.method);
   takeIfEdited(s.optimizer.plugin_method, shown.optimizer.plugin_method,
                edited.optimizer.plugin_method);

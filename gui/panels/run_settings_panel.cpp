@@ -93,6 +93,7 @@ RunSettingsPanel::RunSettingsPanel(QWidget* parent)
       cell_(new AngleEdit(tr("Cell"))),
       weighting_(new QComboBox),
       robust_(new QDoubleSpinBox),
+      taper_(new AngleEdit(tr("Taper"))),
       lambda_l1_(lambdaEdit("1")),
       lambda_tsv_(lambdaEdit("0")),
       lambda_tv_(lambdaEdit("0")),
@@ -119,6 +120,11 @@ RunSettingsPanel::RunSettingsPanel(QWidget* parent)
   robust_->setRange(-2.0, 2.0);
   robust_->setSingleStep(0.5);
   robust_->setValue(0.5);
+  taper_->setObjectName("taper");
+  taper_->setPlaceholderText(tr("none"));  // weighting.taper_arcsec auto: no taper
+  taper_->setToolTip(
+      tr("Gaussian uv taper, FWHM on the sky: empty for none, or an angle with a "
+         "unit (0.5 arcsec, 20 mas, 30 µas)"));
   addDescribedChoices<project::OptimizerMethod>(method_);
   iterations_->setRange(0, 100000);
   iterations_->setValue(100);
@@ -174,6 +180,7 @@ RunSettingsPanel::RunSettingsPanel(QWidget* parent)
   imaging->addRow(tr("Cell"), cell_);
   imaging->addRow(tr("Weighting"), weighting_);
   imaging->addRow(tr("Robust"), robust_);
+  imaging->addRow(tr("Taper"), taper_);
   imaging->addRow(tr("Precision"), precision_);
   imaging->addRow(tr("Grid sums"), accumulation_);
   imaging->addRow(tr("Visibilities"), data_mode_);
@@ -236,7 +243,8 @@ RunSettingsPanel::RunSettingsPanel(QWidget* parent)
   }
   connect(robust_, qOverload<double>(&QDoubleSpinBox::valueChanged), this,
           &RunSettingsPanel::refresh);
-  connect(cell_, &QLineEdit::textChanged, this, &RunSettingsPanel::refresh);
+  for (AngleEdit* e : {cell_, taper_})
+    connect(e, &QLineEdit::textChanged, this, &RunSettingsPanel::refresh);
   for (QComboBox* c : {weighting_, method_, positivity_, scaling_, precision_, accumulation_,
                        data_mode_, backend_}) {
     connect(c, &QComboBox::currentTextChanged, this, &RunSettingsPanel::refresh);
@@ -280,6 +288,11 @@ std::optional<project::ProjectSettings> RunSettingsPanel::settings(
   applyBackendValue(backend_->currentData().toString(), s.imaging.backend, s.imaging.gpu_device);
   s.weighting.scheme = currentChoice(weighting_, s.weighting.scheme);
   s.weighting.robust = robust_->value();
+  QString taper_error;
+  if (!taper_->angle(s.weighting.taper_arcsec, &taper_error)) {
+    status_->setText(tr("Invalid: %1").arg(taper_error));
+    return std::nullopt;
+  }
   s.optimizer.setMethod(method_->currentText().toStdString());
   s.optimizer.max_iterations = iterations_->value();
   s.optimizer.history = history_->value();
@@ -353,6 +366,7 @@ void RunSettingsPanel::setSettings(const project::ProjectSettings& s) {
   fillBackends(backend_, backend_choices_, backendValue(s.imaging.backend, s.imaging.gpu_device));
   selectChoice(weighting_, s.weighting.scheme);
   robust_->setValue(s.weighting.robust);
+  taper_->setAngle(s.weighting.taper_arcsec);
   // A plugin's method may not be listed yet (or its plugin is missing: validation says so).
   const QString method = QString::fromStdString(s.optimizer.methodName());
   if (method_->findText(method) < 0)

@@ -64,6 +64,7 @@ class RunSettingsPanel : public QWidget {
   AngleEdit* cell_;  // imaging.cell_arcsec, with units
   QComboBox* weighting_;
   QDoubleSpinBox* robust_;
+  AngleEdit* taper_;  // weighting.taper_arcsec, with units
   QLineEdit* lambda_l1_;
   QLineEdit* lambda_tsv_;
   QLineEdit* lambda_tv_;

@@ -42,9 +42,9 @@ namespace {
 QLineEdit* lambdaEdit(MainWindow& w, int row) {  // 0 L1, 1 TSV, 2 TV, 3 entropy
   QList<QLineEdit*> edits;
   for (QLineEdit* e : w.runSettings()->findChildren<QLineEdit*>()) {
-    // Not a spin box's own editor, the cell field, nor a term's planes field beside its λ.
+    // Not a spin box's own editor, the angle fields, nor a term's planes field beside its λ.
     if (!qobject_cast<QAbstractSpinBox*>(e->parentWidget()) && e->objectName() != "cell" &&
-        !e->objectName().startsWith("planes-"))
+        e->objectName() != "taper" && !e->objectName().startsWith("planes-"))
       edits << e;
   }
   return row < edits.size() ? edits[row] : nullptr;

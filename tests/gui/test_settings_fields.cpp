@@ -43,6 +43,30 @@ class TestSettingsFields : public QObject {
     }
   }
 
+  // The taper takes the same units; empty is no taper (weighting.taper_arcsec auto).
+  void taperTakesUnits() {
+    RunSettingsPanel panel;
+    auto* taper = panel.findChild<AngleEdit*>("taper");
+    QVERIFY(taper);
+    QCOMPARE(taper->placeholderText(), QString("none"));
+    const project::ProjectSettings base;
+    taper->setText("20 mas");
+    auto s = panel.settings(base);
+    QVERIFY2(s, qPrintable(panel.validationMessage()));
+    QCOMPARE(*s->weighting.taper_arcsec, 0.02);
+    taper->clear();
+    s = panel.settings(base);
+    QVERIFY(s && !s->weighting.taper_arcsec);
+    taper->setText("-1");
+    QVERIFY(!panel.settings(base));
+    QCOMPARE(panel.validationMessage(), QString("Invalid: Taper must be an angle > 0, or auto"));
+    project::ProjectSettings p;
+    p.weighting.taper_arcsec = 3e-5;
+    panel.setSettings(p);
+    QCOMPARE(taper->text(), QString::fromUtf8("30 µas"));
+    QCOMPARE(*panel.settings(p)->weighting.taper_arcsec, 3e-5);
+  }
+
   void showsWhatTheProjectHolds() {
     RunSettingsPanel panel;
     auto* cell = panel.findChild<AngleEdit*>("cell");

@@ -1,6 +1,7 @@
 // Image fidelity on real coverage with a known sky. Not a test: prints figures (docs/fidelity.md).
 // Usage: bench_fidelity [WORKDIR=/tmp/apertura-fidelity] [SIZE=256] [ITERATIONS=100]
-//                       [--no-wsclean] [--sets l1,l1+tsv,...|none] [--cases N]
+//                       [--no-wsclean] [--sets l1,l1+tsv,l1=1+tsv,...|none] [--cases N]
+//                       [--snr 1000|50] [--lambdas 0.1,0.3,...]
 //
 // For each real coverage in ../shared/data (ALMA Antennae mosaic field 0, VLA Ka band, 64
 // channels), each truth sky (an inclined disk with a gap and three points, a field of Gaussian
@@ -162,11 +163,18 @@ std::vector<RegularizerSet> parseSets(const std::string& text) {
   return sets;
 }
 
+// A term written "type=L" keeps the fixed lambda L; the others take `lambda` (a 1-D sweep of the
+// free terms at a fixed partner: "l1=1+tsv").
 std::vector<project::RegularizerSettings> termsOf(const RegularizerSet& set,
                                                   std::optional<double> lambda) {
   std::vector<project::RegularizerSettings> terms;
-  for (const auto& t : set.types)
-    terms.push_back({t, lambda, false, {}});
+  for (const auto& t : set.types) {
+    const std::size_t eq = t.find('=');
+    if (eq == std::string::npos)
+      terms.push_back({t, lambda, false, {}});
+    else
+      terms.push_back({t.substr(0, eq), std::stod(t.substr(eq + 1)), false, {}});
+  }
   return terms;
 }
 
@@ -184,6 +192,8 @@ int main(int argc, char** argv) {
   bool wsclean = true;
   std::vector<RegularizerSet> sets = parseSets("l1,l1+tsv");
   int max_cases = 1 << 30;
+  double only_snr = 0.0;  // 0: both noise levels
+  std::string lambda_list;
   std::vector<std::string> positional;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -193,10 +203,14 @@ int main(int argc, char** argv) {
       sets = parseSets(argv[++i]);
     else if (a == "--cases" && i + 1 < argc)
       max_cases = std::stoi(argv[++i]);
+    else if (a == "--snr" && i + 1 < argc)
+      only_snr = std::stod(argv[++i]);
+    else if (a == "--lambdas" && i + 1 < argc)
+      lambda_list = argv[++i];
     else
       positional.emplace_back(a);
   }
-  if (positional.size() > 0)
+  if (!positional.empty())
     work = positional[0];
   if (positional.size() > 1)
     size = std::stoi(positional[1]);
@@ -209,7 +223,15 @@ int main(int argc, char** argv) {
       {"ALMA Antennae f0", data + "/alma_antennae_mosaic/all_fields.ms", 0},
       {"VLA Ka 64 ch", data + "/vla_day2_tdem0003/day2_TDEM0003_10s_norx_1src_1spw.ms", 0}};
   // Normalised lambdas (for L1: thresholds in units of the image noise).
-  const double lambdas[] = {0.1, 0.3, 1, 3, 10, 30, 100, 300};
+  std::vector<double> lambdas = {0.1, 0.3, 1, 3, 10, 30, 100, 300};
+  if (!lambda_list.empty()) {
+    lambdas.clear();
+    for (std::size_t a = 0; a < lambda_list.size();) {
+      const std::size_t b = std::min(lambda_list.find(',', a), lambda_list.size());
+      lambdas.push_back(std::stod(lambda_list.substr(a, b - a)));
+      a = b + 1;
+    }
+  }
 
   std::printf("| coverage | sky | SNR | schema-1 default | default (auto) | auto lambda |");
   for (const auto& set : sets)
@@ -236,6 +258,8 @@ int main(int argc, char** argv) {
       const std::string base = work + "/" + std::to_string(&cov - coverages) + "-" + sky_name;
       writeFitsImage(base + "-truth.fits", truth);
       for (const double snr : {1000.0, 50.0}) {
+        if (only_snr > 0.0 && snr != only_snr)
+          continue;
         if (cases++ >= max_cases)
           return 0;
         const std::string tag = base + "-snr" + std::to_string(int(snr));

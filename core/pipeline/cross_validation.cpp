@@ -97,6 +97,8 @@ double crossValidatedLambda(engine::RunContext& ctx, const RunData& data,
   int usable = 0;
   SolverPass pass;
   pass.max_iterations = r.path_iterations;
+  rml::LbfgsWorkspace workspace;  // every fold and step solves for the same image size
+  pass.lbfgs_workspace = &workspace;
   for (int f = 0; f < r.folds; ++f) {
     std::unique_ptr<Fold> fold = makeFold(s, data, recipe, folds, f, image.size());
     if (!fold->usable())

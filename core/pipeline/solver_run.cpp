@@ -102,12 +102,16 @@ compute::VectorSpace* optimizerStateSpace(const project::ProjectSettings& s,
 
 rml::OptimizerResult minimize(const project::ProjectSettings& s, const SolverChoice& choice,
                               rml::DifferentiableFunction& f, rml::ObjectiveFunction& objective,
-                              const rml::Vector& x0, const rml::StopCriteria& stop) {
+                              const rml::Vector& x0, const rml::StopCriteria& stop,
+                              rml::LbfgsWorkspace* workspace) {
   const OptimizerMethod method = s.optimizer.method;
   const bool clip_parameters =
       choice.project_positive && choice.mapping == rml::ImageMapping::Identity;
-  if (method == OptimizerMethod::Lbfgs)
-    return rml::minimizeLbfgs(f, x0, lbfgsSettings(s, clip_parameters, stop));
+  if (method == OptimizerMethod::Lbfgs) {
+    rml::LbfgsSettings ls = lbfgsSettings(s, clip_parameters, stop);
+    ls.workspace = workspace;
+    return rml::minimizeLbfgs(f, x0, ls);
+  }
   if (project::isConjugateGradient(method)) {
     rml::CgSettings cs;
     cs.beta = betaOf(method);
@@ -213,7 +217,8 @@ void runSolver(engine::RunContext& ctx, const RunData& data, rml::ObjectiveFunct
     ctx.observer().progress(
         1.0, "optimizer state: " +
                  (state_space != nullptr ? state_space->describe() : std::string("host memory")));
-  const rml::OptimizerResult result = minimize(s, choice, recorder, objective, x0, stop);
+  const rml::OptimizerResult result =
+      minimize(s, choice, recorder, objective, x0, stop, pass.lbfgs_workspace);
   out.model.assign(n, 0.0);
   mapped.toImage(result.x.data(), out.model.data());
   out.iterations = result.iterations + pass.iteration_offset;

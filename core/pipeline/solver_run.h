@@ -7,6 +7,7 @@
 #include "core/engine/run_context.h"
 #include "core/pipeline/imaging_products.h"
 #include "core/rml/image_mapping.h"
+#include "core/rml/lbfgs.h"
 #include "core/rml/objective_function.h"
 
 namespace apertura::pipeline {
@@ -26,6 +27,8 @@ SolverChoice solverChoice(const project::OptimizerSettings& o);
 struct SolverPass {
   int max_iterations = -1;   // -1: optimizer.max_iterations
   int iteration_offset = 0;  // added to reported iterations (steps of a path follow each other)
+  // The L-BFGS buffers the steps of a path share (rml::LbfgsWorkspace); null: each run its own.
+  rml::LbfgsWorkspace* lbfgs_workspace = nullptr;
 };
 
 // Runs the project's optimizer on `objective` from `initial_image` (all parameters, image

@@ -74,7 +74,21 @@ OptimizerResult run(DifferentiableFunction& f, Vector x0, const LbfgsSettings& s
   history_options.memory_threshold_bytes = settings.memory_threshold_bytes;
   history_options.scratch_dir = settings.scratch_dir;
   history_options.float_storage = settings.float_history;
-  LbfgsHistory history(n, history_options);  // removes its spill files however the run ends
+  // The history removes its spill files however the run ends (a workspace's, when it ends).
+  std::unique_ptr<LbfgsHistory> own;
+  LbfgsHistory* kept = nullptr;
+  if (settings.workspace != nullptr) {
+    std::unique_ptr<LbfgsHistory>& h = settings.workspace->history;
+    if (h && h->fits(n, history_options))
+      h->clear();
+    else
+      h = std::make_unique<LbfgsHistory>(n, history_options);
+    kept = h.get();
+  } else {
+    own = std::make_unique<LbfgsHistory>(n, history_options);
+    kept = own.get();
+  }
+  LbfgsHistory& history = *kept;
   detail::TrialPoint trial(f, x, d);
   IterationMonitor monitor(settings.stop, &f);
 
@@ -165,6 +179,9 @@ OptimizerResult run(DifferentiableFunction& f, Vector x0, const LbfgsSettings& s
 }
 
 }  // namespace
+
+LbfgsWorkspace::LbfgsWorkspace() = default;
+LbfgsWorkspace::~LbfgsWorkspace() = default;
 
 OptimizerResult minimizeLbfgs(DifferentiableFunction& f, Vector x0, const LbfgsSettings& settings) {
   if (x0.size() != f.dimension())

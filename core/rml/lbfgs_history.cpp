@@ -220,6 +220,13 @@ LbfgsHistory::LbfgsHistory(std::size_t dimension, const LbfgsHistoryOptions& opt
 
 LbfgsHistory::~LbfgsHistory() = default;
 
+bool LbfgsHistory::fits(std::size_t dimension, const LbfgsHistoryOptions& options) const {
+  const std::string root = options.scratch_dir.empty() ? defaultScratchRoot() : options.scratch_dir;
+  return n_ == dimension && float_ == options.float_storage &&
+         capacity_ == std::max(1, options.max_corrections) &&
+         resident_capacity_ == residentPairs(dimension, options) && scratch_root_ == root;
+}
+
 std::uint64_t LbfgsHistory::spillBytes() const {
   return std::uint64_t(spilled_count_) * 2 * n_ * elementBytes();
 }

@@ -37,6 +37,9 @@ class LbfgsHistory {
  public:
   LbfgsHistory(std::size_t dimension, const LbfgsHistoryOptions& options);
   ~LbfgsHistory();
+  // Whether this history is the one `LbfgsHistory(dimension, options)` would build (then clear()
+  // makes it as good as new).
+  bool fits(std::size_t dimension, const LbfgsHistoryOptions& options) const;
   LbfgsHistory(const LbfgsHistory&) = delete;
   LbfgsHistory& operator=(const LbfgsHistory&) = delete;
 

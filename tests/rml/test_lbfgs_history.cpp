@@ -186,6 +186,49 @@ class TestLbfgsHistory : public QObject {
     }
   }
 
+  // A workspace kept between runs (the steps of a lambda path) gives every run bitwise the result
+  // of a fresh one, whatever the previous run left in the pairs; its history is kept while the
+  // problem fits it, replaced when it does not, and its spill file lives as long as it.
+  void workspaceRunsAreBitwiseFreshRuns() {
+    const std::size_t n = 4096;
+    auto run = [&](std::size_t size, double start, int in_memory_limit, LbfgsWorkspace* workspace) {
+      test::CoupledChain f = coupledFunction(size);
+      LbfgsSettings s;
+      s.history = 8;
+      s.in_memory_limit = in_memory_limit;
+      s.scratch_dir = scratch_.string();
+      s.positivity = true;
+      s.stop.max_iterations = 25;
+      s.stop.relative_tolerance = -1.0;
+      s.workspace = workspace;
+      return minimizeLbfgs(f, Vector(size, start), s);
+    };
+    LbfgsWorkspace workspace;
+    const OptimizerResult first = run(n, 0.0, 0, &workspace);
+    const LbfgsHistory* kept = workspace.history.get();
+    QVERIFY(kept != nullptr);
+    // A second run from elsewhere, in the same buffers: as a fresh run.
+    const OptimizerResult second = run(n, 0.3, 0, &workspace);
+    QCOMPARE(workspace.history.get(), kept);
+    QVERIFY(bitwiseEqual(first.x, run(n, 0.0, 0, nullptr).x));
+    QVERIFY(bitwiseEqual(second.x, run(n, 0.3, 0, nullptr).x));
+    // Another size or spill setting builds the history it needs.
+    const OptimizerResult smaller = run(n / 2, 0.0, 0, &workspace);
+    LbfgsHistoryOptions half;
+    half.max_corrections = 8;
+    half.scratch_dir = scratch_.string();
+    QVERIFY(workspace.history->fits(n / 2, half));
+    QVERIFY(!workspace.history->fits(n, half));
+    QVERIFY(bitwiseEqual(smaller.x, run(n / 2, 0.0, 0, nullptr).x));
+    const OptimizerResult spilled = run(n, 0.0, 3, &workspace);
+    QVERIFY(bitwiseEqual(spilled.x, first.x));  // spill changes nothing in the result
+    const OptimizerResult again = run(n, 0.3, 3, &workspace);
+    QVERIFY(bitwiseEqual(again.x, second.x));
+    QCOMPARE(spillFilesOpenIn(scratch_.string()), std::size_t(1));  // kept with the workspace
+    workspace.history.reset();
+    QCOMPARE(spillFilesOpenIn(scratch_.string()), std::size_t(0));
+  }
+
   // Float pairs (the direction stays double): half the memory, the same minimiser (the recursion's
   // dot products still accumulate in double), and bitwise identical with and without spill.
   void floatHistoryConvergesToTheSameMinimum() {

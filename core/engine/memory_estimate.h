@@ -49,6 +49,10 @@ struct MemoryEstimate {
   // totalBytes(), which is host memory.
   std::uint64_t device_bytes = 0;
   bool optimizer_on_device = false;
+  // The optimizer's chi2 goes through the PSF (imaging.operator): psf, or auto where the PSF
+  // mode applies and its memory fits the budget (else auto counts, and the run takes, the
+  // visibilities).
+  bool psf_mode = false;
 
   std::uint64_t totalBytes() const {
     return grid_bytes + image_bytes + optimizer_bytes + visibility_bytes;

@@ -24,6 +24,9 @@ struct ImagingProducts {
   std::size_t rows = 0;
   std::size_t samples = 0;
   std::string data_mode;  // "resident" or "streaming": how the engine held the visibilities
+  // "visibilities" or "psf": how the optimizer evaluated chi2 (imaging.operator); empty for runs
+  // that did not optimize an MFS image.
+  std::string data_operator;
 
   std::vector<float> dirty;  // Jy/beam
   std::vector<float> psf;    // peak 1

@@ -111,7 +111,7 @@ double discrepancyLambda(engine::RunContext& ctx, const RunData& data,
                          rml::ObjectiveFunction& objective, const std::vector<AutoTerm>& auto_terms,
                          const ObjectiveWeights& weights, const std::vector<double>& mask,
                          double lambda_max, std::vector<double>& image, ImagingProducts& out,
-                         SolverPass& pass) {
+                         SolverPass& pass, const std::function<void(const double*)>& anchor) {
   const project::RegularizationSettings& r = ctx.settings().regularization;
   double t = lambda_max;
   double previous_t = 0.0, previous_chi2 = 0.0;
@@ -120,6 +120,8 @@ double discrepancyLambda(engine::RunContext& ctx, const RunData& data,
   // cost nothing and do not count; 64 halvings bound the walk through them.
   for (int step = 0, tried = 0; step < r.path_steps && tried < 64; ++tried) {
     setLambdas(objective, auto_terms, t);
+    if (anchor)
+      anchor(image.data());
     const std::size_t reported = out.metrics.size();
     runSolver(ctx, data, objective, mask, std::move(image), weights.dof, out, pass);
     image = out.model;
@@ -176,7 +178,8 @@ double discrepancyLambda(engine::RunContext& ctx, const RunData& data,
 void solveWithLambdas(engine::RunContext& ctx, const RunData& data, const ObjectiveRecipe& recipe,
                       rml::ObjectiveFunction& objective, const std::vector<AutoTerm>& auto_terms,
                       const ObjectiveWeights& weights, const std::vector<double>& mask,
-                      std::vector<double> image, ImagingProducts& out) {
+                      std::vector<double> image, ImagingProducts& out,
+                      const std::function<void(const double*)>& anchor) {
   out.weight_scale = weights.weight_scale;
   out.image_noise = weights.scales.image_noise;
   const auto& regularizers = ctx.settings().regularizers;
@@ -189,6 +192,8 @@ void solveWithLambdas(engine::RunContext& ctx, const RunData& data, const Object
     ctx.observer().warning(w);
   }
   if (auto_terms.empty()) {
+    if (anchor)
+      anchor(image.data());
     runSolver(ctx, data, objective, mask, std::move(image), weights.dof, out);
     return;
   }
@@ -200,6 +205,8 @@ void solveWithLambdas(engine::RunContext& ctx, const RunData& data, const Object
       r.lambda_max.value_or(std::max(1.0, dirty_peak / weights.scales.true_noise));
   SolverPass pass;
   pass.max_iterations = r.path_iterations;
+  rml::LbfgsWorkspace workspace;  // shared by the discrepancy path's steps and the final run
+  pass.lbfgs_workspace = &workspace;
   double chosen = 0.0;
   if (r.method == project::LambdaMethod::Cv) {
     std::vector<double> warm_start;
@@ -211,13 +218,15 @@ void solveWithLambdas(engine::RunContext& ctx, const RunData& data, const Object
   }
   if (chosen == 0.0)
     chosen = discrepancyLambda(ctx, data, objective, auto_terms, weights, mask, lambda_max, image,
-                               out, pass);
+                               out, pass, anchor);
   out.auto_lambda = chosen;
   setLambdas(objective, auto_terms, chosen);
   ctx.observer().progress(1.0, "automatic lambda " + significantDigits(chosen) +
                                    " (regularization.method " + project::choiceName(r.method) +
                                    ")");
   pass.max_iterations = -1;
+  if (anchor)
+    anchor(image.data());
   runSolver(ctx, data, objective, mask, std::move(image), weights.dof, out, pass);
 }
 

@@ -104,10 +104,13 @@ struct ObjectiveRecipe {
 // reaches target_chi2, the lambda where it crosses (interpolated in log lambda); cv: the lambda
 // of least held-out error (cross_validation.h), from `recipe`'s objectives over the folds. The
 // chosen lambda is then run to the end. Fills out.lambda_path and out.auto_lambda, and warns when
-// no lambda could be judged, and when the project has no regularizer at all.
+// no lambda could be judged, and when the project has no regularizer at all. `anchor` (the PSF
+// mode of objective's data term, SelectedData::anchor) moves to the image each solve of
+// `objective` starts from.
 void solveWithLambdas(engine::RunContext& ctx, const RunData& data, const ObjectiveRecipe& recipe,
                       rml::ObjectiveFunction& objective, const std::vector<AutoTerm>& auto_terms,
                       const ObjectiveWeights& weights, const std::vector<double>& mask,
-                      std::vector<double> image, ImagingProducts& out);
+                      std::vector<double> image, ImagingProducts& out,
+                      const std::function<void(const double* image)>& anchor = nullptr);
 
 }  // namespace apertura::pipeline

@@ -1,5 +1,8 @@
 #include <cmath>
+#include <cstdio>
+#include <functional>
 #include <optional>
+#include <string>
 
 #include "core/engine/device_memory_gauge.h"
 #include "core/imaging/imaging_operator.h"
@@ -45,11 +48,12 @@ struct HeldSelection {
 // The data term over `chunks` (the run's, or a part of them) with its totals. w-stacking needs
 // every block at once (a pass per w plane): the term holds them and uses the operator's whole
 // calls. Without it, the term goes chunk by chunk (held or streamed) on the shared operator.
-// `psf`: the PSF mode where one of its evaluations measures faster (no w-term, host images).
+// `psf`: when the term takes its PSF mode (no w-term, host images); `cost` receives what the
+// choice measured.
 template <typename T>
 SelectedData dataTermOver(imaging::ImagingOperator<T>& op, const project::ImagingSettings& im,
                           const imaging::ImageGeometry& g, const RunData& data,
-                          ChunkSequence& chunks, bool run_chunks, bool psf = false) {
+                          ChunkSequence& chunks, bool run_chunks, PsfUse psf, PsfCost* cost) {
   SelectedData out;
   const rml::DataTotals totals = run_chunks ? data.totals : totalsOverRanks(chunks, data);
   out.samples = totals.valid_samples;
@@ -62,9 +66,9 @@ SelectedData dataTermOver(imaging::ImagingOperator<T>& op, const project::Imagin
     options.exact_chunk_sums = data.comm->deterministic();
     auto exact = rml::makeChunkChi2Term(op, chunks, options);
     out.term = exact;
-    if (psf && op.vectorSpace() == nullptr) {
-      if (auto term = fasterPsfTerm<T>(exact, g, operatorSettings(im, data),
-                                       {im.backend, im.gpu_device}, chunks, options.sum)) {
+    if (op.vectorSpace() == nullptr) {
+      if (auto term = psfTerm<T>(exact, g, operatorSettings(im, data), {im.backend, im.gpu_device},
+                                 chunks, options.sum, psf, cost)) {
         out.term = term;
         out.anchor = [term](const double* image) { term->anchor(image); };
       }
@@ -87,12 +91,12 @@ SelectedData dataTermOver(imaging::ImagingOperator<T>& op, const project::Imagin
 }
 
 // The linear-spectrum data term over `chunks` (the run's, or a part of them), chunk by chunk on
-// the two operators; `psf`: its PSF mode where one of its evaluations measures faster.
+// the two operators; `psf` and `cost` as dataTermOver's.
 template <typename T>
 SelectedData linearTermOver(imaging::ImagingOperator<T>& low, imaging::ImagingOperator<T>& high,
                             rml::SpectrumBand band, const project::ImagingSettings& im,
                             const imaging::ImageGeometry& g, const RunData& data,
-                            ChunkSequence& chunks, bool run_chunks, bool psf) {
+                            ChunkSequence& chunks, bool run_chunks, PsfUse psf, PsfCost* cost) {
   SelectedData out;
   const rml::DataTotals totals = run_chunks ? data.totals : totalsOverRanks(chunks, data);
   out.samples = totals.valid_samples;
@@ -100,10 +104,9 @@ SelectedData linearTermOver(imaging::ImagingOperator<T>& low, imaging::ImagingOp
   auto exact =
       rml::makeLinearSpectrumChi2Term(low, high, chunks, band, totals, data.sumOverRanks());
   out.term = exact;
-  if (psf && low.vectorSpace() == nullptr) {
-    if (auto term =
-            fasterPsfTerm<T>(exact, g, operatorSettings(im, data), {im.backend, im.gpu_device},
-                             chunks, data.sumOverRanks(), &band)) {
+  if (low.vectorSpace() == nullptr) {
+    if (auto term = psfTerm<T>(exact, g, operatorSettings(im, data), {im.backend, im.gpu_device},
+                               chunks, data.sumOverRanks(), psf, cost, &band)) {
       out.term = term;
       out.anchor = [term](const double* image) { term->anchor(image); };
     }
@@ -116,17 +119,17 @@ template <typename T>
 SelectedData termOver(imaging::ImagingOperator<T>& low, imaging::ImagingOperator<T>* high,
                       const DataOperator& op, const project::ImagingSettings& im,
                       const imaging::ImageGeometry& g, const RunData& data, ChunkSequence& chunks,
-                      bool run_chunks, bool psf) {
+                      bool run_chunks, PsfUse psf, PsfCost* cost) {
   if (op.band)
-    return linearTermOver(low, *high, *op.band, im, g, data, chunks, run_chunks, psf);
-  return dataTermOver(low, im, g, data, chunks, run_chunks, psf);
+    return linearTermOver(low, *high, *op.band, im, g, data, chunks, run_chunks, psf, cost);
+  return dataTermOver(low, im, g, data, chunks, run_chunks, psf, cost);
 }
 
 SelectedData termOver(const DataOperator& op, const project::ImagingSettings& im,
                       const imaging::ImageGeometry& g, const RunData& data, ChunkSequence& chunks,
-                      bool run_chunks, bool psf = false) {
-  return op.d ? termOver(*op.d, op.d_high.get(), op, im, g, data, chunks, run_chunks, psf)
-              : termOver(*op.f, op.f_high.get(), op, im, g, data, chunks, run_chunks, psf);
+                      bool run_chunks, PsfUse psf = PsfUse::Never, PsfCost* cost = nullptr) {
+  return op.d ? termOver(*op.d, op.d_high.get(), op, im, g, data, chunks, run_chunks, psf, cost)
+              : termOver(*op.f, op.f_high.get(), op, im, g, data, chunks, run_chunks, psf, cost);
 }
 
 template <typename T>
@@ -158,6 +161,64 @@ DataOperator makeDataOperator(const project::ImagingSettings& im, const imaging:
   op.chi2 =
       std::static_pointer_cast<rml::DataTerm>(termOver(op, im, g, data, *data.sequence, true).term);
   return op;
+}
+
+// Why the run's optimizer cannot take the PSF mode, or "".
+std::string psfModeUnavailable(const project::ImagingSettings& im, const RunData& data,
+                               const DataOperator& op) {
+  if (im.data_operator == project::OperatorMode::Auto && !data.psf_mode_in_budget)
+    return "the PSF on an image twice the size would not fit the memory budget";
+  if (im.w_stacking)
+    return "it has no w-term, and the run corrects the w-term by w-stacking";
+  if (data.comm->deterministic())
+    return "the deterministic reduction sums per-chunk partials, and the PSF's sum over the "
+           "ranks would depend on their number";
+  if ((op.d ? op.d->vectorSpace() : op.f->vectorSpace()) != nullptr)
+    return "the optimizer's images are on the GPU";
+  return "";
+}
+
+// The optimizer's data term in its PSF mode (imaging.operator), or null for op.chi2 itself.
+std::shared_ptr<rml::PsfChi2Term> optimizerPsfTerm(engine::RunContext& ctx, const DataOperator& op,
+                                                   const project::ImagingSettings& im,
+                                                   const imaging::ImageGeometry& g,
+                                                   const RunData& data) {
+  using project::OperatorMode;
+  const OperatorMode mode = im.data_operator;
+  if (mode == OperatorMode::Visibilities)
+    return nullptr;
+  const std::string why = psfModeUnavailable(im, data, op);
+  if (!why.empty()) {
+    const std::string text = "imaging.operator " + project::choiceName(mode) +
+                             ": chi2 is evaluated over the visibilities (the PSF mode is not "
+                             "available: " +
+                             why + ")";
+    if (mode == OperatorMode::Psf)
+      ctx.observer().warning(text);
+    else
+      ctx.observer().progress(1.0, text);
+    return nullptr;
+  }
+  // auto takes the PSF mode wherever it applies, whatever the timing says, so that a project
+  // gives the same image on every run and machine: an evaluation is two real FFTs of the doubled
+  // image against two complex FFTs of the padded grid (the same size) plus a gridding and a
+  // degridding pass, so it costs less by construction (measured 4 to 16x, docs/performance.md).
+  const rml::SpectrumBand* band = op.band ? &*op.band : nullptr;
+  const imaging::OperatorSettings settings = operatorSettings(im, data);
+  const imaging::BackendRequest backend{im.backend, im.gpu_device};
+  PsfCost cost;
+  std::shared_ptr<rml::PsfChi2Term> term =
+      op.d ? psfTerm<double>(op.chi2, g, settings, backend, *data.sequence, data.sumOverRanks(),
+                             PsfUse::Always, &cost, band)
+           : psfTerm<float>(op.chi2, g, settings, backend, *data.sequence, data.sumOverRanks(),
+                            PsfUse::Always, &cost, band);
+  char text[256];
+  std::snprintf(text, sizeof text,
+                "imaging.operator %s: chi2 through the PSF, two FFTs of an image twice the size "
+                "per evaluation (one evaluation measured %.3g s, %.3g s over the visibilities)",
+                project::choiceName(mode).c_str(), cost.psf_seconds, cost.exact_seconds);
+  ctx.observer().progress(1.0, text);
+  return term;
 }
 
 std::vector<double> tiledTwice(const std::vector<double>& plane) {
@@ -197,6 +258,7 @@ void optimizeAndRestoreStages(engine::RunContext& ctx, RunData& data, ImagingPro
     out.band_edges_hz = {band->low_hz, band->high_hz};
   DataOperator op;
   std::shared_ptr<rml::DataTerm> chi2;
+  std::shared_ptr<rml::PsfChi2Term> psf;  // the iterations' chi2 in the PSF mode
   rml::ObjectiveFunction objective(npix, planes);
   const bool proximal_solver = solverChoice(s.optimizer).proximal;
   const std::vector<double> mask = rasterizeMask(s.mask, g.nx, g.ny);  // use_mask terms
@@ -218,7 +280,7 @@ void optimizeAndRestoreStages(engine::RunContext& ctx, RunData& data, ImagingPro
       return termOver(op, s.imaging, g, data, select(*data.sequence), false);
     };
     recipe.training_data = [&](const SelectChunks& select) {
-      return termOver(op, s.imaging, g, data, select(*data.sequence), false, true);
+      return termOver(op, s.imaging, g, data, select(*data.sequence), false, PsfUse::IfFaster);
     };
     recipe.regularizer = [&](std::size_t i,
                              rml::TermOptions& o) -> std::shared_ptr<rml::ObjectiveTerm> {
@@ -231,7 +293,14 @@ void optimizeAndRestoreStages(engine::RunContext& ctx, RunData& data, ImagingPro
     };
     const ObjectiveWeights weights = objectiveWeights(
         s, data, data.totals.valid_samples, data.totals.sum_weights, recipe.beam_area_pixels);
-    objective.add(chi2, {weights.data, 0, false, planes});
+    // Residuals, write-back and the final fit stay exact (chi2); the iterations may go through
+    // the PSF, anchored by an exact pass where each solve starts.
+    psf = optimizerPsfTerm(ctx, op, s.imaging, g, data);
+    out.data_operator = psf ? "psf" : "visibilities";
+    if (psf)
+      objective.add(psf, {weights.data, 0, false, planes});
+    else
+      objective.add(chi2, {weights.data, 0, false, planes});
     const std::vector<AutoTerm> auto_terms =
         addRegularizers(objective, s, weights, recipe.regularizer, recipe.regularizer_share);
     // A linear spectrum starts from a model of its two planes (continuing a linear run), or flat
@@ -244,8 +313,11 @@ void optimizeAndRestoreStages(engine::RunContext& ctx, RunData& data, ImagingPro
                    : readInitialModel(s.optimizer.initial_model, g, out.phase_centre_ra_rad,
                                       out.phase_centre_dec_rad, positive, support);
     }
+    std::function<void(const double*)> anchor;
+    if (psf)
+      anchor = [term = psf.get()](const double* at) { term->anchor(at); };
     solveWithLambdas(ctx, data, recipe, objective, auto_terms, weights,
-                     band ? tiledTwice(support) : support, std::move(image), out);
+                     band ? tiledTwice(support) : support, std::move(image), out, anchor);
   });
 
   ctx.stage("restore", [&] {
@@ -255,6 +327,15 @@ void optimizeAndRestoreStages(engine::RunContext& ctx, RunData& data, ImagingPro
                            ? fit.chi2_per_dof / out.weight_scale
                            : fit.chi2_per_dof;
     out.residual_rms = fit.residual_image_rms;
+    if (psf && !out.metrics.empty()) {
+      // Both figures, as the PSF mode's fit is exact only up to the PSF's gridding accuracy.
+      char text[200];
+      std::snprintf(text, sizeof text,
+                    "chi2/dof at the last iteration: %.6g through the PSF, %.6g over the "
+                    "visibilities",
+                    out.metrics.back().chi2_per_dof, out.chi2_per_dof);
+      ctx.observer().progress(1.0, text);
+    }
     out.restored = rml::restoredImage(out.model, out.residual, g, out.beam);
     out.spectral_index = spectralIndexMap(out);
     if (s.output.write_model_column || s.output.write_residual_column) {

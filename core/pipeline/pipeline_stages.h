@@ -29,6 +29,9 @@ struct ChunkRows {
 // every pass (streaming). Stages go through `sequence`, which is either.
 struct RunData {
   bool streaming = false;
+  // The memory estimate counted the optimizer's chi2 through the PSF (imaging.operator auto
+  // takes it only then; MemoryEstimate::psf_mode).
+  bool psf_mode_in_budget = false;
   std::vector<VisibilityChunk> chunks;       // resident
   std::unique_ptr<VisibilitySource> source;  // streaming
   std::vector<ChunkRows> streamed_rows;      // streaming, only when columns are written back

@@ -49,12 +49,15 @@ std::vector<double> doubledPsf(const imaging::ImageGeometry& g,
 }
 
 template <typename T>
-std::shared_ptr<rml::PsfChi2Term> fasterPsfTerm(const std::shared_ptr<rml::DataTerm>& exact,
-                                                const imaging::ImageGeometry& g,
-                                                const imaging::OperatorSettings& settings,
-                                                const imaging::BackendRequest& backend,
-                                                ChunkSequence& chunks, const SumOverProcesses& sum,
-                                                const rml::SpectrumBand* band) {
+std::shared_ptr<rml::PsfChi2Term> psfTerm(const std::shared_ptr<rml::DataTerm>& exact,
+                                          const imaging::ImageGeometry& g,
+                                          const imaging::OperatorSettings& settings,
+                                          const imaging::BackendRequest& backend,
+                                          ChunkSequence& chunks, const SumOverProcesses& sum,
+                                          PsfUse use, PsfCost* cost,
+                                          const rml::SpectrumBand* band) {
+  if (use == PsfUse::Never)
+    return nullptr;
   std::shared_ptr<rml::PsfChi2Term> term;
   if (band != nullptr) {
     const rml::SpectrumBand b = *band;
@@ -81,7 +84,9 @@ std::shared_ptr<rml::PsfChi2Term> fasterPsfTerm(const std::shared_ptr<rml::DataT
   double times[2] = {exact_seconds, psf_seconds};
   if (sum)
     sum(times, 2);
-  return times[1] < times[0] ? term : nullptr;
+  if (cost)
+    *cost = {times[0], times[1]};
+  return use == PsfUse::Always || times[1] < times[0] ? term : nullptr;
 }
 
 template std::vector<double> doubledPsf<float>(const imaging::ImageGeometry&,
@@ -94,13 +99,13 @@ template std::vector<double> doubledPsf<double>(const imaging::ImageGeometry&,
                                                 const imaging::BackendRequest&, ChunkSequence&,
                                                 const SumOverProcesses&,
                                                 const std::function<double(double)>&);
-template std::shared_ptr<rml::PsfChi2Term> fasterPsfTerm<float>(
+template std::shared_ptr<rml::PsfChi2Term> psfTerm<float>(
     const std::shared_ptr<rml::DataTerm>&, const imaging::ImageGeometry&,
     const imaging::OperatorSettings&, const imaging::BackendRequest&, ChunkSequence&,
-    const SumOverProcesses&, const rml::SpectrumBand*);
-template std::shared_ptr<rml::PsfChi2Term> fasterPsfTerm<double>(
+    const SumOverProcesses&, PsfUse, PsfCost*, const rml::SpectrumBand*);
+template std::shared_ptr<rml::PsfChi2Term> psfTerm<double>(
     const std::shared_ptr<rml::DataTerm>&, const imaging::ImageGeometry&,
     const imaging::OperatorSettings&, const imaging::BackendRequest&, ChunkSequence&,
-    const SumOverProcesses&, const rml::SpectrumBand*);
+    const SumOverProcesses&, PsfUse, PsfCost*, const rml::SpectrumBand*);
 
 }  // namespace apertura::pipeline

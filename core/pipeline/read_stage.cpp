@@ -186,6 +186,7 @@ void readStage(engine::RunContext& ctx, RunData& data, ImagingProducts& out) {
   }
   const engine::MemoryEstimate estimate = estimateFor(s, source->info(), comm);
   data.streaming = !keepResident(ctx, estimate);
+  data.psf_mode_in_budget = estimate.psf_mode;
   out.data_mode = data.streaming ? "streaming" : "resident";
   if (data.streaming && !s.data.chunk_rows) {
     // Chunks the size the estimate counted (the budget-derived default can be far larger).

@@ -19,6 +19,8 @@ ProjectSettings defaultProject() {
   s.regularizers = {{"l1", std::nullopt, false, {}}};
   // A wide band's spectral slopes leave rings in a flat MFS model (docs/regularization.md).
   s.imaging.mfs_spectrum = MfsSpectrum::Auto;
+  // Iterations whose cost does not grow with the data where that is faster (docs/performance.md).
+  s.imaging.data_operator = OperatorMode::Auto;
   return s;
 }
 

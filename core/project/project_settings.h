@@ -61,6 +61,9 @@ struct ImagingSettings {
   // MFS: the model's spectrum across the band (flat for files that do not say; a new project is
   // auto, defaultProject()).
   MfsSpectrum mfs_spectrum = MfsSpectrum::Flat;
+  // The optimizer's chi2 (JSON "operator"): visibilities for files that do not say, so they keep
+  // their images bit for bit; a new project is auto (defaultProject()).
+  OperatorMode data_operator = OperatorMode::Visibilities;
 };
 
 struct RegularizerSettings {

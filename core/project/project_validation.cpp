@@ -123,6 +123,14 @@ void validateProject(const ProjectSettings& s) {
         s.output.write_model_column ? "output.write_model_column" : "output.write_residual_column",
         "writing visibilities back is not available for imaging.spectral_mode cube");
   }
+  if (im.data_operator == OperatorMode::Psf) {
+    require(!cube, "imaging.operator",
+            "psf is not available with imaging.spectral_mode cube yet (use auto or "
+            "visibilities)");
+    require(!im.w_stacking, "imaging.operator",
+            "psf has no w-term and cannot be combined with imaging.w_stacking (use auto or "
+            "visibilities)");
+  }
   if (im.mfs_spectrum == MfsSpectrum::Linear) {
     require(!cube, "imaging.mfs_spectrum",
             "linear is a spectrum of an MFS model; a cube has a plane per channel group (use "

@@ -28,6 +28,15 @@ const std::vector<ChoiceName<project::MfsSpectrum>>& choiceTable<project::MfsSpe
 }
 
 template <>
+const std::vector<ChoiceName<project::OperatorMode>>& choiceTable<project::OperatorMode>() {
+  static const std::vector<ChoiceName<project::OperatorMode>> t = {
+      {project::OperatorMode::Auto, "auto"},
+      {project::OperatorMode::Visibilities, "visibilities"},
+      {project::OperatorMode::Psf, "psf"}};
+  return t;
+}
+
+template <>
 const std::vector<ChoiceName<project::OptimizerMethod>>& choiceTable<project::OptimizerMethod>() {
   using M = project::OptimizerMethod;
   static const std::vector<ChoiceName<M>> t = {

@@ -23,6 +23,11 @@ enum class SpectralMode { Mfs, Cube };
 // the band (the sky at the lowest and the highest imaged frequency, as nterms 2); auto: linear
 // when the imaged channels span at least 5 % of their mean frequency.
 enum class MfsSpectrum { Flat, Linear, Auto };
+// How the optimizer evaluates chi2: visibilities (a degridding and a gridding pass over every
+// sample per evaluation) or psf (chi2's Hessian as a convolution with the PSF: two FFTs of an
+// image twice the size per evaluation, whatever the number of visibilities; rml/psf_chi2_term.h);
+// auto: psf wherever it applies (MFS, no w-stacking, host images) and fits the memory budget.
+enum class OperatorMode { Auto, Visibilities, Psf };
 // Plugin: an optimizer of a loaded plugin, named by OptimizerSettings::plugin_method.
 enum class OptimizerMethod { Lbfgs, CgFr, CgPr, CgHs, CgDy, CgHz, Fista, Sdmm, Plugin };
 enum class Positivity { None, Projection, Softplus, Log };
@@ -59,6 +64,8 @@ template <>
 const std::vector<ChoiceName<project::SpectralMode>>& choiceTable<project::SpectralMode>();
 template <>
 const std::vector<ChoiceName<project::MfsSpectrum>>& choiceTable<project::MfsSpectrum>();
+template <>
+const std::vector<ChoiceName<project::OperatorMode>>& choiceTable<project::OperatorMode>();
 template <>
 const std::vector<ChoiceName<project::OptimizerMethod>>& choiceTable<project::OptimizerMethod>();
 template <>

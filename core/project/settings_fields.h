@@ -158,6 +158,13 @@ IfSection<S, ImagingSettings> visitFields(S& i, F&& f) {
           "(as nterms 2; twice the work per iteration); auto (a new project's): linear when the "
           "imaged channels span at least 5 % of their mean frequency"),
     i.mfs_spectrum);
+  f(Field("operator",
+          "how the optimizer evaluates chi2; visibilities: a pass over every sample per "
+          "evaluation; psf: chi2's Hessian as a convolution with the PSF, two FFTs of an image "
+          "twice the size per evaluation whatever the data volume (exact at the start of each "
+          "solve, no w-term; mfs only); auto (a new project's): psf wherever it applies (mfs, "
+          "no w-stacking, images on the host) and its memory fits the budget"),
+    i.data_operator);
 }
 
 template <typename S, typename F>

@@ -81,6 +81,7 @@ ProjectSettings mergePanelEdits(const ProjectSettings& base, const ProjectSettin
   takeIfEdited(s.imaging.precision, shown.imaging.precision, edited.imaging.precision);
   takeIfEdited(s.imaging.grid_accumulation, shown.imaging.grid_accumulation,
                edited.imaging.grid_accumulation);
+  takeIfEdited(s.imaging.data_operator, shown.imaging.data_operator, edited.imaging.data_operator);
   takeIfEdited(s.imaging.spectral_mode, shown.imaging.spectral_mode, edited.imaging.spectral_mode);
   takeIfEdited(s.imaging.channels_per_plane, shown.imaging.channels_per_plane,
                edited.imaging.channels_per_plane);

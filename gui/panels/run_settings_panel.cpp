@@ -106,6 +106,7 @@ RunSettingsPanel::RunSettingsPanel(QWidget* parent)
       scaling_(new QComboBox),
       precision_(new QComboBox),
       accumulation_(new QComboBox),
+      operator_(new QComboBox),
       data_mode_(new QComboBox),
       backend_(new QComboBox),
       memory_(new QLabel),
@@ -158,6 +159,14 @@ RunSettingsPanel::RunSettingsPanel(QWidget* parent)
       tr("Float precision: the grid the chunks' residuals are summed into. Double makes the "
          "images independent of the chunk size and of the number of MPI processes; float "
          "saves half that grid"));
+  operator_->setObjectName("operator");
+  addChoices<project::OperatorMode>(operator_);
+  selectChoice(operator_, project::defaultProject().imaging.data_operator);
+  operator_->setToolTip(
+      tr("How the optimizer evaluates χ²: visibilities, a pass over every sample per "
+         "evaluation; psf, a convolution with the PSF (two FFTs of an image twice the size, "
+         "whatever the number of visibilities; no w-term, MFS only); auto uses psf wherever it "
+         "applies and fits the memory budget"));
   // Item data are the project's data.mode values.
   data_mode_->addItem(tr("auto (by memory estimate)"), "auto");
   data_mode_->addItem(tr("in memory"), "resident");
@@ -183,6 +192,7 @@ RunSettingsPanel::RunSettingsPanel(QWidget* parent)
   imaging->addRow(tr("Taper"), taper_);
   imaging->addRow(tr("Precision"), precision_);
   imaging->addRow(tr("Grid sums"), accumulation_);
+  imaging->addRow(tr("χ² operator"), operator_);
   imaging->addRow(tr("Visibilities"), data_mode_);
   imaging->addRow(tr("Backend"), backend_);
   auto* regs = new QFormLayout;
@@ -246,7 +256,7 @@ RunSettingsPanel::RunSettingsPanel(QWidget* parent)
   for (AngleEdit* e : {cell_, taper_})
     connect(e, &QLineEdit::textChanged, this, &RunSettingsPanel::refresh);
   for (QComboBox* c : {weighting_, method_, positivity_, scaling_, precision_, accumulation_,
-                       data_mode_, backend_}) {
+                       operator_, data_mode_, backend_}) {
     connect(c, &QComboBox::currentTextChanged, this, &RunSettingsPanel::refresh);
   }
   for (QLineEdit* e : {lambda_l1_, lambda_tsv_, lambda_tv_, lambda_entropy_}) {
@@ -283,6 +293,7 @@ std::optional<project::ProjectSettings> RunSettingsPanel::settings(
   }
   s.imaging.precision = currentChoice(precision_, s.imaging.precision);
   s.imaging.grid_accumulation = currentChoice(accumulation_, s.imaging.grid_accumulation);
+  s.imaging.data_operator = currentChoice(operator_, s.imaging.data_operator);
   s.data.mode = project::parseChoice<ReadMode>(data_mode_->currentData().toString().toStdString())
                     .value_or(s.data.mode);
   applyBackendValue(backend_->currentData().toString(), s.imaging.backend, s.imaging.gpu_device);
@@ -361,6 +372,7 @@ void RunSettingsPanel::setSettings(const project::ProjectSettings& s) {
   cell_->setAngle(s.imaging.cell_arcsec);
   selectChoice(precision_, s.imaging.precision);
   selectChoice(accumulation_, s.imaging.grid_accumulation);
+  selectChoice(operator_, s.imaging.data_operator);
   data_mode_->setCurrentIndex(
       std::max(0, data_mode_->findData(QString::fromStdString(project::choiceName(s.data.mode)))));
   fillBackends(backend_, backend_choices_, backendValue(s.imaging.backend, s.imaging.gpu_device));

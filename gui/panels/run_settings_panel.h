@@ -80,6 +80,7 @@ class RunSettingsPanel : public QWidget {
   QComboBox* scaling_;  // regularization.scaling: what the λ fields mean
   QComboBox* precision_;
   QComboBox* accumulation_;  // imaging.grid_accumulation (float precision only)
+  QComboBox* operator_;      // imaging.operator
   QComboBox* data_mode_;     // data.mode
   QComboBox* backend_;       // imaging.backend and imaging.gpu_device (item data "cuda:N")
   QVector<BackendChoice> backend_choices_;  // the device query's list (pending until it ends)

@@ -5,6 +5,7 @@
 // SNR; prints the median wall time and peak RSS of each (every run a child process, measured by
 // wait4) and their ratio.
 // Usage: bench_auto_lambda [image_size=512] [visibilities=1e5] [repeats=3] [method=cv|discrepancy]
+//                          [operator=auto|visibilities|psf (imaging.operator of both projects)]
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -60,10 +61,11 @@ double median(std::vector<double> v) {
 }
 
 void writeProject(const std::string& path, const std::string& ms, int size, const char* lambda,
-                  const std::string& method, const std::string& prefix) {
+                  const std::string& method, const std::string& op, const std::string& prefix) {
   std::ofstream(path) << R"({"schema_version": 2, "data": {"path": ")" << ms
                       << R"("}, "imaging": {"nx": )" << size << R"(, "ny": )" << size
-                      << R"(}, "regularizers": [{"type": "l1", "lambda": )" << lambda
+                      << R"(, "operator": ")" << op
+                      << R"("}, "regularizers": [{"type": "l1", "lambda": )" << lambda
                       << R"(}], "regularization": {"method": ")" << method
                       << R"("}, "output": {"prefix": ")" << prefix << R"("}})"
                       << "\n";
@@ -76,14 +78,17 @@ int main(int argc, char** argv) {
   const double visibilities = argc > 2 ? std::atof(argv[2]) : 1e5;
   const int repeats = argc > 3 ? std::max(1, std::atoi(argv[3])) : 3;
   const std::string method = argc > 4 ? argv[4] : "cv";
+  const std::string op = argc > 5 ? argv[5] : "auto";
   const fs::path dir =
       fs::temp_directory_path() / ("bench_auto_lambda-" + std::to_string(getpid()));
   fs::create_directories(dir);
   constexpr int kAntennas = 40;
   const double baselines = kAntennas * (kAntennas - 1) / 2.0;
 
-  std::printf("auto (%s) vs fixed lambda, %d x %d, ~%.3g visibilities, median of %d runs each\n",
-              method.c_str(), size, size, visibilities, repeats);
+  std::printf(
+      "auto (%s) vs fixed lambda, %d x %d, ~%.3g visibilities, imaging.operator %s, median of %d "
+      "runs each\n",
+      method.c_str(), size, size, visibilities, op.c_str(), repeats);
   std::printf("%-8s %-6s %10s %10s %8s %12s %12s\n", "chan/row", "SNR", "fixed s", "auto s",
               "ratio", "fixed MiB", "auto MiB");
   for (int nchan : {1, 64}) {
@@ -102,8 +107,8 @@ int main(int argc, char** argv) {
       sim::runSimulation(r);
       const std::string fixed = (dir / "fixed.apertura").string();
       const std::string automatic = (dir / "auto.apertura").string();
-      writeProject(fixed, r.output, size, "1", method, (dir / "f").string());
-      writeProject(automatic, r.output, size, "\"auto\"", method, (dir / "a").string());
+      writeProject(fixed, r.output, size, "1", method, op, (dir / "f").string());
+      writeProject(automatic, r.output, size, "\"auto\"", method, op, (dir / "a").string());
       std::vector<double> tf, ta, mf, ma;
       for (int k = 0; k < repeats; ++k) {
         const Measured f = runCli(fixed), a = runCli(automatic);

@@ -108,6 +108,46 @@ class TestMemoryEstimate : public QObject {
     QCOMPARE(g.grid_bytes, std::uint64_t(2000) * 2000 * 36 + 64 * 64 * 16);
   }
 
+  // imaging.operator: the run's PSF-mode term keeps 128 bytes a pixel (its doubled image's
+  // arrays and four image vectors); auto counts it only where it applies and fits the budget,
+  // psf always.
+  void psfModeCountsItsGridsAndAutoFitsTheBudget() {
+    project::ProjectSettings s;
+    s.imaging.nx = s.imaging.ny = 1000;
+    s.imaging.threads = 1;
+    const DataVolume d{10, 10, 1};
+    const MemoryEstimate visibilities = estimateMemory(s, d, 16ull << 30);
+    QVERIFY(!visibilities.psf_mode);
+    s.imaging.data_operator = project::OperatorMode::Psf;
+    const MemoryEstimate psf = estimateMemory(s, d, 16ull << 30);
+    QVERIFY(psf.psf_mode);
+    QCOMPARE(psf.grid_bytes - visibilities.grid_bytes, std::uint64_t(128) * 1000 * 1000);
+    s.imaging.data_operator = project::OperatorMode::Auto;
+    QCOMPARE(estimateMemory(s, d, 16ull << 30).grid_bytes, psf.grid_bytes);
+    // A budget between the two: auto keeps the visibilities, psf stays (and is over).
+    const double between = double(visibilities.totalBytes() + psf.totalBytes()) / 2.0;
+    s.data.memory_budget_gb = between / double(1ull << 30);
+    const MemoryEstimate fitted = estimateMemory(s, d, 16ull << 30);
+    QVERIFY(!fitted.psf_mode);
+    QVERIFY(fitted.fitsBudget());
+    QCOMPARE(fitted.grid_bytes, visibilities.grid_bytes);
+    s.imaging.data_operator = project::OperatorMode::Psf;
+    QVERIFY(estimateMemory(s, d, 16ull << 30).psf_mode);
+    QVERIFY(!estimateMemory(s, d, 16ull << 30).fitsBudget());
+    // Where the PSF mode does not apply, nothing is counted.
+    s.data.memory_budget_gb.reset();
+    s.imaging.data_operator = project::OperatorMode::Auto;
+    s.imaging.w_stacking = true;
+    QVERIFY(!estimateMemory(s, d, 16ull << 30).psf_mode);
+    s.imaging.w_stacking = false;
+    s.imaging.spectral_mode = project::SpectralMode::Cube;
+    QVERIFY(!estimateMemory(s, d, 16ull << 30).psf_mode);
+    s.imaging.spectral_mode = project::SpectralMode::Mfs;
+    DataVolume deterministic = d;
+    deterministic.deterministic_reduction = true;
+    QVERIFY(!estimateMemory(s, deterministic, 16ull << 30).psf_mode);
+  }
+
   void streamsWhenTheDataExceedTheBudget() {
     project::ProjectSettings s;
     s.imaging.nx = s.imaging.ny = 256;

@@ -162,7 +162,7 @@ class TestPsfDataTerm : public QObject {
   }
 
   // A linear spectrum's PSF mode (three PSFs of the weights times (1 - t)^2, t (1 - t), t^2, a
-  // block Hessian) follows the linear-spectrum term, anchored anywhere; fasterPsfTerm builds it.
+  // block Hessian) follows the linear-spectrum term, anchored anywhere; psfTerm builds it.
   void linearSpectrumFollowsItsTerm() {
     Fixture f;
     HeldChunks held(f.chunks);
@@ -194,14 +194,17 @@ class TestPsfDataTerm : public QObject {
       QVERIFY2(test::maxRelativeDifference(g_psf, g_exact) < 1e-8,
                qPrintable(QString::number(test::maxRelativeDifference(g_psf, g_exact))));
     }
-    // The pipeline's choice builds the same three PSFs (it may keep the exact term: only check
-    // what it returns).
-    if (auto built = pipeline::fasterPsfTerm<double>(exact, f.g, s, {imaging::Backend::Cpu, 0},
-                                                     held, nullptr, &band)) {
-      const double a = evaluate(*built, planes, g_psf);
-      const double b = evaluate(*exact, planes, g_exact);
-      QVERIFY(std::abs(a - b) <= 1e-8 * b);
-    }
+    // The pipeline builds the same three PSFs, and measures both terms' costs.
+    pipeline::PsfCost cost;
+    auto built = pipeline::psfTerm<double>(exact, f.g, s, {imaging::Backend::Cpu, 0}, held, nullptr,
+                                           pipeline::PsfUse::Always, &cost, &band);
+    QVERIFY(built != nullptr);
+    QVERIFY(cost.exact_seconds > 0.0 && cost.psf_seconds > 0.0);
+    const double a = evaluate(*built, planes, g_psf);
+    const double b = evaluate(*exact, planes, g_exact);
+    QVERIFY(std::abs(a - b) <= 1e-8 * b);
+    QVERIFY(pipeline::psfTerm<double>(exact, f.g, s, {imaging::Backend::Cpu, 0}, held, nullptr,
+                                      pipeline::PsfUse::Never) == nullptr);
     // Three blocks need two planes of parameters.
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
                              PsfChi2Term(makeChunkChi2Term(*low, held), f.g.nx, f.g.ny,

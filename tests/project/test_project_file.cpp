@@ -42,7 +42,8 @@ ProjectSettings everyFieldSet(const std::string& data_path) {
   s.imaging.precision = Precision::Double;
   s.imaging.grid_accumulation = Precision::Float;
   s.imaging.channels_per_plane = 3;
-  s.imaging.mfs_spectrum = MfsSpectrum::Auto;  // (linear is refused with w_stacking)
+  s.imaging.mfs_spectrum = MfsSpectrum::Auto;    // (linear is refused with w_stacking)
+  s.imaging.data_operator = OperatorMode::Auto;  // (psf is refused with w_stacking)
   s.regularizers = {{"entropy", 0.01, true, {{"prior", 1e-5}}, {0}},
                     {"tv", 0.002, false, {{"epsilon", 1e-8}, {"weight", 2.0}}}};
   s.optimizer.method = OptimizerMethod::CgHz;
@@ -208,6 +209,10 @@ class TestProjectFile : public QObject {
     QVERIFY(text.find("\"mfs_spectrum\": \"auto\"") != std::string::npos);
     QCOMPARE(back.imaging.mfs_spectrum, apertura::project::MfsSpectrum::Auto);
     QCOMPARE(ImagingSettings{}.mfs_spectrum, apertura::project::MfsSpectrum::Flat);
+    // The same for the optimizer's chi2: auto in a new project, visibilities when unsaid.
+    QVERIFY(text.find("\"operator\": \"auto\"") != std::string::npos);
+    QCOMPARE(back.imaging.data_operator, apertura::project::OperatorMode::Auto);
+    QCOMPARE(ImagingSettings{}.data_operator, apertura::project::OperatorMode::Visibilities);
     // Outside the project folder the path stays absolute.
     s.data.path = "/elsewhere/y.ms";
     QVERIFY(projectToJson(s, base).find("\"/elsewhere/y.ms\"") != std::string::npos);

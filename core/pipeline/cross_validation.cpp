@@ -8,6 +8,7 @@
 #include "core/data/uv_folds.h"
 #include "core/pipeline/lambda_path.h"
 #include "core/pipeline/pipeline_stages.h"
+#include "core/rml/lbfgs_history.h"
 #include "core/util/number_text.h"
 
 namespace apertura::pipeline {
@@ -97,7 +98,7 @@ double crossValidatedLambda(engine::RunContext& ctx, const RunData& data,
   int usable = 0;
   SolverPass pass;
   pass.max_iterations = r.path_iterations;
-  rml::LbfgsWorkspace workspace;  // every fold and step solves for the same image size
+  rml::LbfgsWorkspace workspace;  // shared by the steps of a fold
   pass.lbfgs_workspace = &workspace;
   for (int f = 0; f < r.folds; ++f) {
     std::unique_ptr<Fold> fold = makeFold(s, data, recipe, folds, f, image.size());
@@ -155,6 +156,9 @@ double crossValidatedLambda(engine::RunContext& ctx, const RunData& data,
     for (std::size_t p = 0; p < best_model.size(); ++p)
       best_sum[p] += best_model[p];
     error.push_back(std::move(fold_error));
+    // Freed between folds: the next fold grids its PSF on the doubled image (a moment of four
+    // times the grids), which would otherwise add to the history in the peak.
+    workspace.history.reset();
   }
   if (usable < 2) {
     const std::string w = "automatic lambda: the data hold too few uv cells for " +

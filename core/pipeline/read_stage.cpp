@@ -278,6 +278,9 @@ void readStage(engine::RunContext& ctx, RunData& data, ImagingProducts& out) {
     edge_lo = -maxOverRanks(comm, -edge_lo);
     const double start = out.start_time_mjd_s > 0.0 ? out.start_time_mjd_s : INFINITY;
     out.start_time_mjd_s = -maxOverRanks(comm, -start);
+    // Each rank's estimate is of its own share: the PSF mode (collective: its PSF is summed over
+    // the ranks) only when it fits on every rank.
+    data.psf_mode_in_budget = maxOverRanks(comm, data.psf_mode_in_budget ? 0.0 : 1.0) == 0.0;
   }
   if (data.distributed() && s.imaging.w_stacking)
     agreeOnWRange(comm, data);

@@ -6,7 +6,6 @@
 
 #include "core/data/exact_sum.h"
 #include "core/data/noise_scatter.h"
-#include "core/data/uv_extent.h"
 #include "core/engine/memory_estimate.h"
 #include "core/engine/memory_tracker.h"
 #include "core/engine/process_resources.h"
@@ -17,6 +16,7 @@
 #include "core/io/streamed_chunks.h"
 #include "core/io/visibility_source_factory.h"
 #include "core/pipeline/pipeline_stages.h"
+#include "core/pipeline/read_totals.h"
 #include "core/util/input_error.h"
 
 namespace apertura::pipeline {
@@ -83,14 +83,6 @@ bool keepResident(engine::RunContext& ctx, const engine::MemoryEstimate& estimat
   return estimate.resident;
 }
 
-// The largest value over the ranks, through sums: each rank fills its own slot.
-double maxOverRanks(engine::Communicator& comm, double value) {
-  std::vector<double> slots(std::size_t(comm.size()), 0.0);
-  slots[std::size_t(comm.rank())] = value;
-  comm.sum(slots.data(), slots.size());
-  return *std::max_element(slots.begin(), slots.end());
-}
-
 // What a distributed run cannot do yet, refused before any rank reads.
 void checkDistributable(const project::ProjectSettings& s, const engine::Communicator& comm) {
   if (s.imaging.w_stacking && comm.deterministic())
@@ -148,16 +140,14 @@ void reportNoise(engine::RunContext& ctx, const RunData& data, ImagingProducts& 
   }
 }
 
-}  // namespace
-
-void readStage(engine::RunContext& ctx, RunData& data, ImagingProducts& out) {
+// The source the run reads, opened with every choice made: the field ("auto": the first that
+// has data), this rank's rows, and (streaming) chunks the size the memory estimate counted,
+// which also decides data.streaming. `options` ends as the source's; `estimate` receives the
+// memory estimate of what it selects.
+std::unique_ptr<VisibilitySource> chooseSource(engine::RunContext& ctx, RunData& data,
+                                               ReadOptions& options, ImagingProducts& out,
+                                               engine::MemoryEstimate& estimate) {
   const auto& s = ctx.settings();
-  if (s.data.path.empty())
-    throw InputError("data.path", "no data set chosen");
-  std::error_code missing;
-  if (!std::filesystem::exists(s.data.path, missing))  // name the setting, not only the path
-    throw InputError("data.path", "'" + s.data.path + "': no such file or directory");
-  ReadOptions options = readOptions(s, ctx.cancellation());
   engine::Communicator& comm = *data.comm;
   if (data.distributed()) {
     checkDistributable(s, comm);
@@ -184,7 +174,7 @@ void readStage(engine::RunContext& ctx, RunData& data, ImagingProducts& out) {
                             : engine::balancedRowRangeForRank(s.data.path, options, comm);
     source = openVisibilitySource(s.data.path, options);
   }
-  const engine::MemoryEstimate estimate = estimateFor(s, source->info(), comm);
+  estimate = estimateFor(s, source->info(), comm);
   data.streaming = !keepResident(ctx, estimate);
   data.psf_mode_in_budget = estimate.psf_mode;
   out.data_mode = data.streaming ? "streaming" : "resident";
@@ -193,6 +183,22 @@ void readStage(engine::RunContext& ctx, RunData& data, ImagingProducts& out) {
     options.chunk_rows = static_cast<std::size_t>(estimate.chunk_rows);
     source = openVisibilitySource(s.data.path, options);
   }
+  return source;
+}
+
+}  // namespace
+
+void readStage(engine::RunContext& ctx, RunData& data, ImagingProducts& out) {
+  const auto& s = ctx.settings();
+  if (s.data.path.empty())
+    throw InputError("data.path", "no data set chosen");
+  std::error_code missing;
+  if (!std::filesystem::exists(s.data.path, missing))  // name the setting, not only the path
+    throw InputError("data.path", "'" + s.data.path + "': no such file or directory");
+  ReadOptions options = readOptions(s, ctx.cancellation());
+  engine::Communicator& comm = *data.comm;
+  engine::MemoryEstimate estimate;
+  std::unique_ptr<VisibilitySource> source = chooseSource(ctx, data, options, out, estimate);
   const bool keep_rows =
       data.streaming && (s.output.write_model_column || s.output.write_residual_column);
 
@@ -201,11 +207,7 @@ void readStage(engine::RunContext& ctx, RunData& data, ImagingProducts& out) {
   data.streamed_rows.clear();
   data.totals = {};
   VisibilityChunk chunk;
-  std::size_t rows = 0, chunks = 0;
-  int field = options.selection.field_ids.empty() ? 0 : options.selection.field_ids.front();
-  double fmin = INFINITY, fmax = 0.0, fsum = 0.0;
-  // Band edges: channel centres -/+ half their width.
-  double edge_lo = INFINITY, edge_hi = 0.0;
+  ReadTotals totals;
   data.channel_widths_hz.clear();
   for (const SpectralWindowInfo& w : info.spectral_windows) {
     if (w.id >= 0) {
@@ -214,70 +216,22 @@ void readStage(engine::RunContext& ctx, RunData& data, ImagingProducts& out) {
       data.channel_widths_hz[std::size_t(w.id)] = std::fabs(w.channel_width_hz);
     }
   }
-  std::vector<double> chunk_weight_sums;  // deterministic reduction: summed exactly below
   NoiseScatter scatter;
-  std::size_t nf = 0;
   while (source->next(chunk)) {
     ctx.checkpoint();
-    rows += chunk.num_rows();
-    if (chunks++ == 0)
-      field = chunk.field_id;
-    data.max_uv_wavelengths = std::max(data.max_uv_wavelengths, longestBaselineMetres(chunk));
-    const double half_width = 0.5 * data.channelWidth(chunk.spectral_window_id);
-    for (double f : chunk.frequencies_hz) {
-      fmin = std::min(fmin, f);
-      fmax = std::max(fmax, f);
-      edge_lo = std::min(edge_lo, f - half_width);
-      edge_hi = std::max(edge_hi, f + half_width);
-      fsum += f;
-      ++nf;
-    }
-    double chunk_weights = 0.0;
-    for (float w : chunk.weights) {
-      if (!(w >= 0.0f))
-        throw InputError(s.data.path, "a visibility weight is negative or NaN; expected >= 0");
-      data.totals.valid_samples += w > 0.0f ? 1 : 0;
-      data.totals.sum_weights += w;
-      chunk_weights += w;
-    }
-    chunk_weight_sums.push_back(chunk_weights);
+    totals.add(chunk, data.channelWidth(chunk.spectral_window_id), s.data.path);
     scatter.add(chunk);
-    out.samples += chunk.num_samples();
-    for (double t : chunk.time_mjd_s) {
-      if (out.start_time_mjd_s == 0.0 || t < out.start_time_mjd_s)
-        out.start_time_mjd_s = t;
-    }
     if (keep_rows)
       data.streamed_rows.push_back({chunk.source_rows, chunk.frequencies_hz});
     if (!data.streaming) {
       data.chunks.push_back(std::move(chunk));
       chunk = VisibilityChunk{};
     }
-    ctx.observer().progress(info.rows ? double(rows) / double(info.rows) : 1.0,
-                            "read " + std::to_string(rows) + " rows");
+    ctx.observer().progress(info.rows ? double(totals.rows) / double(info.rows) : 1.0,
+                            "read " + std::to_string(totals.rows) + " rows");
   }
   if (data.distributed()) {
-    double sums[7] = {double(rows),
-                      double(chunks),
-                      double(out.samples),
-                      double(data.totals.valid_samples),
-                      data.totals.sum_weights,
-                      fsum,
-                      double(nf)};
-    comm.sum(sums, 7);
-    rows = std::size_t(sums[0]);
-    chunks = std::size_t(sums[1]);
-    out.samples = std::size_t(sums[2]);
-    data.totals = {std::size_t(sums[3]), sums[4]};
-    fsum = sums[5];
-    nf = std::size_t(sums[6]);
-    data.max_uv_wavelengths = maxOverRanks(comm, data.max_uv_wavelengths);
-    fmax = maxOverRanks(comm, fmax);
-    fmin = -maxOverRanks(comm, -fmin);
-    edge_hi = maxOverRanks(comm, edge_hi);
-    edge_lo = -maxOverRanks(comm, -edge_lo);
-    const double start = out.start_time_mjd_s > 0.0 ? out.start_time_mjd_s : INFINITY;
-    out.start_time_mjd_s = -maxOverRanks(comm, -start);
+    totals.sumOverRanks(comm);
     // Each rank's estimate is of its own share: the PSF mode (collective: its PSF is summed over
     // the ranks) only when it fits on every rank.
     data.psf_mode_in_budget = maxOverRanks(comm, data.psf_mode_in_budget ? 0.0 : 1.0) == 0.0;
@@ -289,9 +243,10 @@ void readStage(engine::RunContext& ctx, RunData& data, ImagingProducts& out) {
   data.scatter_pairs = scatter.pairs();
   data.duplicate_fraction = scatter.duplicateFraction();
   reportNoise(ctx, data, out);
+  data.totals = totals.weighted;
   if (comm.deterministic())  // the same total for any number of ranks (exact_sum.h)
-    data.totals.sum_weights = ExactSum::total(chunk_weight_sums, data.sumOverRanks());
-  if (chunks == 0)
+    data.totals.sum_weights = ExactSum::total(totals.chunk_weight_sums, data.sumOverRanks());
+  if (totals.chunks == 0)
     throw InputError(s.data.path, "no visibilities match the selection");
   // Readers count what they saw of their own rows: a distributed run reports the totals.
   const std::vector<std::string> warnings =
@@ -312,8 +267,8 @@ void readStage(engine::RunContext& ctx, RunData& data, ImagingProducts& out) {
     bytes = static_cast<std::size_t>(estimate.visibility_bytes);
     data.source = std::move(source);
     data.sequence = std::make_unique<StreamedChunks>(*data.source);
-    ctx.observer().progress(1.0, "streaming " + std::to_string(rows) + " rows in " +
-                                     std::to_string(chunks) +
+    ctx.observer().progress(1.0, "streaming " + std::to_string(totals.rows) + " rows in " +
+                                     std::to_string(totals.chunks) +
                                      " chunks from disk on every pass (data.mode " +
                                      project::choiceName(s.data.mode) + ")");
   } else {
@@ -321,12 +276,19 @@ void readStage(engine::RunContext& ctx, RunData& data, ImagingProducts& out) {
   }
   data.tracked.reset(engine::MemoryCategory::Visibilities, bytes);
   // metres -> wavelengths at the highest frequency: the longest uv distance the grid must hold.
-  data.max_uv_wavelengths *= fmax / 299792458.0;
-  data.min_frequency_hz = std::isfinite(fmin) ? fmin : 0.0;
-  data.max_frequency_hz = fmax;
-  out.rows = rows;
-  out.frequency_hz = fsum / double(nf);
-  out.bandwidth_hz = std::isfinite(edge_lo) ? edge_hi - edge_lo : 0.0;
+  data.max_uv_wavelengths = totals.longest_baseline_m * totals.max_frequency_hz / 299792458.0;
+  data.min_frequency_hz = std::isfinite(totals.min_frequency_hz) ? totals.min_frequency_hz : 0.0;
+  data.max_frequency_hz = totals.max_frequency_hz;
+  out.rows = totals.rows;
+  out.samples = totals.samples;
+  out.start_time_mjd_s = totals.start_time_mjd_s;
+  out.frequency_hz = totals.meanFrequencyHz();
+  out.bandwidth_hz =
+      std::isfinite(totals.band_low_hz) ? totals.band_high_hz - totals.band_low_hz : 0.0;
+  // The field of this rank's first chunk (a rank without rows: the selection's).
+  const int field = totals.first_field >= 0               ? totals.first_field
+                    : options.selection.field_ids.empty() ? 0
+                                                          : options.selection.field_ids.front();
   out.telescope = info.telescope;
   if (field >= 0 && std::size_t(field) < info.fields.size()) {
     out.phase_centre_ra_rad = info.fields[std::size_t(field)].ra_rad;

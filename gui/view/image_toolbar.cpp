@@ -62,13 +62,13 @@ ImageToolbar::ImageToolbar(QWidget* parent)
   exponent_->setPrefix(tr("exp "));
   for (QLineEdit* edit : {user_min_, user_max_}) {
     edit->setValidator(new QDoubleValidator(edit));
-    edit->setMinimumWidth(48);
+    edit->setMinimumWidth(40);
     edit->setMaximumWidth(90);
   }
   // Not as wide as the longest item: the toolbar sets the window's minimum width.
   for (QComboBox* combo : {colormap_, stretch_, clip_}) {
     combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    combo->setMinimumContentsLength(6);
+    combo->setMinimumContentsLength(5);
   }
   user_min_->setPlaceholderText(tr("min"));
   user_max_->setPlaceholderText(tr("max"));

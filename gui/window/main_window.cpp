@@ -94,6 +94,9 @@ MainWindow::MainWindow(QWidget* parent)
   busy_bar_->setRange(0, 0);
   busy_bar_->setMaximumWidth(160);
   busy_bar_->hide();
+  // The message takes what the run's figures leave (clipped, never pushing them over each other
+  // in a 1024 px window); the Log tab keeps every message whole.
+  status_label_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
   statusBar()->addWidget(status_label_, 1);
   statusBar()->addPermanentWidget(stage_label_);
   statusBar()->addPermanentWidget(busy_bar_);

@@ -29,7 +29,7 @@ RunStatusWidget::RunStatusWidget(QWidget* parent)
   layout->addWidget(memory_);
   layout->addWidget(backend_);
   backend_->setObjectName("run-backend");
-  bar_->setMinimumWidth(220);
+  bar_->setMinimumWidth(160);
   bar_->setMaximumWidth(260);
   bar_->setTextVisible(true);
   bar_->setAlignment(Qt::AlignCenter);

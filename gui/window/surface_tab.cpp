@@ -9,6 +9,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <initializer_list>
 
 #include "core/engine/run_observer.h"
 #include "gui/controller/run_controller.h"
@@ -34,6 +35,8 @@ SurfaceTab::SurfaceTab(ImageTabs* images, QWidget* parent)
   mode_choice_->addItem(tr("Surface"), static_cast<int>(Mode::Surface));
   mode_choice_->addItem(tr("Iteration stack (volume)"), static_cast<int>(Mode::IterationStack));
   mode_choice_->addItem(tr("Spectral cube (volume)"), static_cast<int>(Mode::SpectralCube));
+  mode_choice_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  mode_choice_->setMinimumContentsLength(10);
   mode_choice_->setToolTip(
       tr("Surface: one image with height = value. Iteration stack: the model after each "
          "snapshot, stacked upwards as a volume. Spectral cube: the planes of a cube run's image, "
@@ -69,7 +72,9 @@ SurfaceTab::SurfaceTab(ImageTabs* images, QWidget* parent)
   bar->addWidget(stack_info_);
   bar->addWidget(reset);
   bar->addStretch(1);
-  bar->addWidget(new QLabel(tr("Drag to rotate, wheel to zoom, shift-drag to pan")));
+  // How to move the view: on the views themselves, so that the bar fits a 1024 px window.
+  for (QWidget* v : std::initializer_list<QWidget*>{view_, volume_})
+    v->setToolTip(tr("Drag to rotate, wheel to zoom, shift-drag to pan"));
   pages_->addWidget(view_);
   pages_->addWidget(volume_);
   auto* layout = new QVBoxLayout(this);

@@ -84,9 +84,9 @@ class TestMainWindow : public QObject {
                  qPrintable(QString("viewport %1 px, settings need %2 px")
                                 .arg(scroll->viewport()->width())
                                 .arg(w.runSettings()->minimumSizeHint().width())));
-    // The minimum width this costs (the settings' widest row, the image toolbar): 1146 px,
-    // measured; a guard against it growing.
-    QVERIFY2(w.width() <= 1150, qPrintable(QString::number(w.width())));
+    // The window fits a 1024 px screen (#35): the settings' widest row beside the image toolbar
+    // of the widest tab (1021 px measured; the 3D tab's hint is clipped rather than widening it).
+    QVERIFY2(w.width() <= 1024, qPrintable(QString::number(w.width())));
   }
 
   void startsWithNoSettingsControlFocused() {
